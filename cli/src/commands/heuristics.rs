@@ -1,0 +1,51 @@
+//! `hfarm heuristics`: the initial state's value of every classical heuristic.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use planner::heuristics::{self, RelaxedPlanFeatures};
+use planner::state::initial_state;
+
+#[derive(clap::Args)]
+pub struct Args {
+    pub domain: PathBuf,
+    pub problem: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let task = planner::load_task(&args.domain, &args.problem)?;
+    let init = initial_state(&task);
+    let mut values = serde_json::Map::new();
+    for &name in heuristics::NAMES {
+        let mut h = heuristics::by_name(name, &task).expect("known name");
+        let v = if task.unsolvable.is_some() && name != "blind" && name != "goalcount" {
+            f64::INFINITY
+        } else {
+            h.evaluate(&init)
+        };
+        // JSON has no infinity: a dead end is null.
+        values.insert(
+            name.to_string(),
+            if v.is_finite() { serde_json::json!(v as u64) } else { serde_json::Value::Null },
+        );
+    }
+    let features = RelaxedPlanFeatures::new(&task).features(&init);
+    if args.json {
+        values.insert("features".into(), serde_json::to_value(features)?);
+        println!("{}", serde_json::Value::Object(values));
+    } else {
+        for (k, v) in &values {
+            println!("{k:10} {}", if v.is_null() { "infinity".to_string() } else { v.to_string() });
+        }
+        if let Some(f) = features {
+            println!(
+                "features   goal_count {} ff {} deletes_ignored {} mean_deletes_ignored {:.3}",
+                f.goal_count, f.ff, f.deletes_ignored, f.mean_deletes_ignored
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,5 @@
+pub mod bench;
+pub mod generate;
+pub mod heuristics;
+pub mod plan;
+pub mod validate;

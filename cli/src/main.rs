@@ -1,0 +1,53 @@
+//! `hfarm`: the command line of the experiment farm.
+//!
+//! Each subcommand lives in `commands/`; this file only parses arguments and
+//! maps errors to exit codes (0 success, 1 a negative answer such as an
+//! invalid plan, 2 bad input).
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "hfarm", version, about = "A distributed experiment farm for learned planning heuristics")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a PDDL problem with A* or greedy best-first search.
+    Plan(commands::plan::Args),
+    /// Print the initial state's value of every classical heuristic.
+    Heuristics(commands::heuristics::Args),
+    /// Print a generated problem file.
+    Generate(commands::generate::Args),
+    /// Print a shipped domain file.
+    Domain(commands::generate::DomainArgs),
+    /// Check a plan against the PDDL; print its cost.
+    Validate(commands::validate::Args),
+    /// Benchmark the planner, beside Fast Downward when it is installed.
+    Bench(commands::bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Plan(a) => commands::plan::run(a),
+        Command::Heuristics(a) => commands::heuristics::run(a),
+        Command::Generate(a) => commands::generate::run(a),
+        Command::Domain(a) => commands::generate::run_domain(a),
+        Command::Validate(a) => commands::validate::run(a),
+        Command::Bench(a) => commands::bench::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! The two heuristics that need no relaxation.
+
+use super::per_state_heuristic;
+use crate::state::has;
+use crate::task::Task;
+
+/// The number of goal literals a state does not satisfy.
+pub struct GoalCount {
+    goal: Vec<u32>,
+    goal_neg: Vec<u32>,
+}
+
+impl GoalCount {
+    pub fn new(task: &Task) -> Self {
+        GoalCount { goal: task.goal.clone(), goal_neg: task.goal_neg.clone() }
+    }
+
+    pub fn unmet(&self, state: &[u64]) -> usize {
+        self.goal.iter().filter(|&&f| !has(state, f)).count() + self.goal_neg.iter().filter(|&&f| has(state, f)).count()
+    }
+
+    pub fn value(&self, state: &[u64]) -> f64 {
+        self.unmet(state) as f64
+    }
+}
+per_state_heuristic!(GoalCount, "goalcount");
+
+/// 0 at a goal state, else the cheapest action cost.
+pub struct Blind {
+    goals: GoalCount,
+    min_cost: f64,
+}
+
+impl Blind {
+    pub fn new(task: &Task) -> Self {
+        Blind { goals: GoalCount::new(task), min_cost: task.min_action_cost() as f64 }
+    }
+
+    pub fn value(&self, state: &[u64]) -> f64 {
+        if self.goals.unmet(state) == 0 {
+            0.0
+        } else {
+            self.min_cost
+        }
+    }
+}
+per_state_heuristic!(Blind, "blind");

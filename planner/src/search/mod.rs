@@ -1,0 +1,98 @@
+//! Search engines over the grounded task: A* (optimal) and eager greedy
+//! best-first search. Both evaluate successors in batches through
+//! [`Heuristic::evaluate_batch`](crate::heuristics::Heuristic) and stop
+//! cleanly, with a status, at their time, memory or evaluation limits.
+
+mod astar;
+mod gbfs;
+mod node_table;
+
+pub use astar::astar;
+pub use gbfs::gbfs;
+
+use std::time::{Duration, Instant};
+
+use crate::task::{OpId, Task};
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchStatus {
+    Solved,
+    /// Proven: the whole reachable space was explored, or the goal is relaxed-unreachable.
+    Unsolvable,
+    TimeLimit,
+    MemoryLimit,
+    EvaluationLimit,
+}
+
+impl SearchStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SearchStatus::Solved => "solved",
+            SearchStatus::Unsolvable => "unsolvable",
+            SearchStatus::TimeLimit => "time_limit",
+            SearchStatus::MemoryLimit => "memory_limit",
+            SearchStatus::EvaluationLimit => "evaluation_limit",
+        }
+    }
+}
+
+/// Resource limits; `None` means unlimited.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits {
+    pub max_evaluations: Option<u64>,
+    pub time_limit: Option<Duration>,
+    /// Bytes of search data (state registry, node table, open list).
+    pub memory_limit: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResult {
+    pub status: SearchStatus,
+    /// Operator ids from the initial state to the goal (empty unless solved).
+    pub plan: Vec<OpId>,
+    pub cost: Option<u64>,
+    pub expansions: u64,
+    pub evaluations: u64,
+    pub generated: u64,
+    pub search_time: Duration,
+    /// Peak bytes of search data.
+    pub memory_bytes: usize,
+}
+
+/// Watches the clock and the memory estimate.
+pub(crate) struct Budget {
+    start: Instant,
+    limits: Limits,
+}
+
+impl Budget {
+    pub fn new(limits: Limits) -> Self {
+        Budget { start: Instant::now(), limits }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The status to stop with, if a limit is exceeded.
+    pub fn exceeded(&self, memory_bytes: usize) -> Option<SearchStatus> {
+        if let Some(t) = self.limits.time_limit {
+            if self.start.elapsed() >= t {
+                return Some(SearchStatus::TimeLimit);
+            }
+        }
+        if let Some(m) = self.limits.memory_limit {
+            if memory_bytes >= m {
+                return Some(SearchStatus::MemoryLimit);
+            }
+        }
+        None
+    }
+}
+
+/// The cost of a plan (sum of operator costs).
+pub fn plan_cost(task: &Task, plan: &[OpId]) -> u64 {
+    plan.iter().map(|&o| task.operators[o as usize].cost as u64).sum()
+}

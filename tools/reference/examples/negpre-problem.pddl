@@ -1,0 +1,3 @@
+(define (problem negpre-1) (:domain negpre)
+  (:init (locked))
+  (:goal (and (done) (quiet))))

@@ -1,0 +1,3 @@
+(define (problem unreachable-1) (:domain unreachable)
+  (:init (at-a))
+  (:goal (and (at-b) (treasure))))
