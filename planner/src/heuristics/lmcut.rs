@@ -12,6 +12,8 @@
 //!
 //! An artificial goal operator (precondition: the goals, cost 0) achieves an
 //! artificial goal proposition, so "the goal" is a single proposition.
+//! Operator and proposition data are arrays of structs: the inner loops touch
+//! several fields of the same operator, and one cache line serves them all.
 
 use super::queue::MonotoneQueue;
 use super::relaxed::RelaxedTask;
@@ -19,7 +21,7 @@ use super::{per_state_heuristic, DEAD_END};
 use crate::task::Task;
 
 const UNREACHED: u32 = u32::MAX;
-const NO_OP: u32 = u32::MAX;
+const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Zone {
@@ -28,31 +30,36 @@ enum Zone {
     Goal,
 }
 
+#[derive(Clone, Copy)]
+struct Op {
+    pre: (u32, u32),
+    eff: (u32, u32),
+    cost: u32,
+    base_cost: u32,
+    unsat: u32,
+    supporter: u32,
+    supporter_cost: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Prop {
+    hmax: u32,
+    zone: Zone,
+    /// Operators this proposition is a precondition of.
+    pre_of: (u32, u32),
+    /// Operators that achieve it.
+    achievers: (u32, u32),
+}
+
 pub struct LmCut {
-    num_props: usize,
-    goal_prop: u32,
-    goal_op: u32,
-    always_true: u32,
-    num_facts: usize,
-    negated_of: Vec<u32>,
-    // Operators (the task's, then the goal operator), CSR.
-    pre_start: Vec<u32>,
+    ops: Vec<Op>,
+    props: Vec<Prop>,
     pre: Vec<u32>,
-    eff_start: Vec<u32>,
     eff: Vec<u32>,
-    base_cost: Vec<u32>,
-    // Propositions, CSR.
-    pre_of_start: Vec<u32>,
     pre_of: Vec<u32>,
-    ach_start: Vec<u32>,
-    ach: Vec<u32>,
-    // Per-evaluation state.
-    cost: Vec<u32>,
-    supporter: Vec<u32>,
-    supporter_cost: Vec<u32>,
-    unsat: Vec<u32>,
-    hmax: Vec<u32>,
-    zone: Vec<Zone>,
+    achievers: Vec<u32>,
+    goal_prop: u32,
+    relaxed: RelaxedTask,
     queue: MonotoneQueue,
     init_props: Vec<u32>,
     stack: Vec<u32>,
@@ -60,70 +67,99 @@ pub struct LmCut {
     touched: Vec<u32>,
 }
 
+/// Indexing without bounds checks for the hot loops. Every index used with
+/// these comes from the CSR tables built in [`LmCut::new`], which only hold
+/// valid proposition and operator ids; debug builds (and tests) still check.
+#[inline(always)]
+fn at<T>(v: &[T], i: usize) -> &T {
+    debug_assert!(i < v.len());
+    // SAFETY: see above; `i < v.len()` by construction of the tables.
+    unsafe { v.get_unchecked(i) }
+}
+
+#[inline(always)]
+fn at_mut<T>(v: &mut [T], i: usize) -> &mut T {
+    debug_assert!(i < v.len());
+    // SAFETY: as for `at`.
+    unsafe { v.get_unchecked_mut(i) }
+}
+
+#[inline]
+fn range(r: (u32, u32)) -> std::ops::Range<usize> {
+    r.0 as usize..r.1 as usize
+}
+
 impl LmCut {
     pub fn new(task: &Task) -> Self {
         let rt = RelaxedTask::new(task);
         let goal_prop = rt.num_props as u32;
         let num_props = rt.num_props + 1;
-        let goal_op = rt.num_ops() as u32;
-        let mut pre_start = rt.pre_start.clone();
         let mut pre = rt.pre.clone();
+        let mut eff = rt.eff.clone();
+        let mut ops: Vec<Op> = (0..rt.num_ops())
+            .map(|o| Op {
+                pre: (rt.pre_start[o], rt.pre_start[o + 1]),
+                eff: (rt.eff_start[o], rt.eff_start[o + 1]),
+                cost: rt.op_cost[o],
+                base_cost: rt.op_cost[o],
+                unsat: 0,
+                supporter: NONE,
+                supporter_cost: 0,
+            })
+            .collect();
+        // The artificial goal operator.
+        let pre_begin = pre.len() as u32;
         pre.extend_from_slice(&rt.goal);
         if rt.goal.is_empty() {
             pre.push(rt.always_true);
         }
-        pre_start.push(pre.len() as u32);
-        let mut eff_start = rt.eff_start.clone();
-        let mut eff = rt.eff.clone();
+        let eff_begin = eff.len() as u32;
         eff.push(goal_prop);
-        eff_start.push(eff.len() as u32);
-        let mut base_cost = rt.op_cost.clone();
-        base_cost.push(0);
-        let num_ops = base_cost.len();
+        ops.push(Op {
+            pre: (pre_begin, pre.len() as u32),
+            eff: (eff_begin, eff.len() as u32),
+            cost: 0,
+            base_cost: 0,
+            unsat: 0,
+            supporter: NONE,
+            supporter_cost: 0,
+        });
 
-        let mut pre_of = vec![vec![]; num_props];
-        let mut ach = vec![vec![]; num_props];
-        for op in 0..num_ops {
-            for &p in &pre[pre_start[op] as usize..pre_start[op + 1] as usize] {
-                pre_of[p as usize].push(op as u32);
+        let mut pre_of_lists = vec![vec![]; num_props];
+        let mut ach_lists = vec![vec![]; num_props];
+        for (o, op) in ops.iter().enumerate() {
+            for &p in &pre[range(op.pre)] {
+                pre_of_lists[p as usize].push(o as u32);
             }
-            for &p in &eff[eff_start[op] as usize..eff_start[op + 1] as usize] {
-                ach[p as usize].push(op as u32);
+            for &p in &eff[range(op.eff)] {
+                ach_lists[p as usize].push(o as u32);
             }
         }
-        let flatten = |lists: Vec<Vec<u32>>| {
-            let mut start = vec![0u32];
-            let mut flat = vec![];
-            for l in lists {
-                flat.extend(l);
-                start.push(flat.len() as u32);
-            }
-            (start, flat)
-        };
-        let (pre_of_start, pre_of) = flatten(pre_of);
-        let (ach_start, ach) = flatten(ach);
+        let mut pre_of = vec![];
+        let mut achievers = vec![];
+        let props = (0..num_props)
+            .map(|p| {
+                let a = pre_of.len() as u32;
+                pre_of.extend_from_slice(&pre_of_lists[p]);
+                let b = achievers.len() as u32;
+                achievers.extend_from_slice(&ach_lists[p]);
+                Prop {
+                    hmax: UNREACHED,
+                    zone: Zone::Unmarked,
+                    pre_of: (a, pre_of.len() as u32),
+                    achievers: (b, achievers.len() as u32),
+                }
+            })
+            .collect();
         LmCut {
-            num_props,
-            goal_prop,
-            goal_op,
-            always_true: rt.always_true,
-            num_facts: rt.num_facts,
-            negated_of: rt.negated_of.clone(),
-            pre_start,
+            ops,
+            props,
             pre,
-            eff_start,
             eff,
-            cost: base_cost.clone(),
-            base_cost,
-            pre_of_start,
             pre_of,
-            ach_start,
-            ach,
-            supporter: vec![NO_OP; num_ops],
-            supporter_cost: vec![0; num_ops],
-            unsat: vec![0; num_ops],
-            hmax: vec![UNREACHED; num_props],
-            zone: vec![Zone::Unmarked; num_props],
+            achievers,
+            goal_prop,
+            relaxed: rt,
             queue: MonotoneQueue::default(),
             init_props: vec![],
             stack: vec![],
@@ -133,45 +169,23 @@ impl LmCut {
     }
 
     #[inline]
-    fn pre_of_slice(&self, p: u32) -> std::ops::Range<usize> {
-        self.pre_of_start[p as usize] as usize..self.pre_of_start[p as usize + 1] as usize
-    }
-
-    #[inline]
-    fn eff_range(&self, op: u32) -> std::ops::Range<usize> {
-        self.eff_start[op as usize] as usize..self.eff_start[op as usize + 1] as usize
-    }
-
-    #[inline]
-    fn pre_range(&self, op: u32) -> std::ops::Range<usize> {
-        self.pre_start[op as usize] as usize..self.pre_start[op as usize + 1] as usize
-    }
-
-    #[inline]
     fn enqueue(&mut self, p: u32, c: u32) {
-        if c < self.hmax[p as usize] {
-            self.hmax[p as usize] = c;
+        let prop = at_mut(&mut self.props, p as usize);
+        if c < prop.hmax {
+            prop.hmax = c;
             self.queue.push(c as u64, p);
         }
     }
 
-    fn collect_init_props(&mut self, state: &[u64]) {
-        self.init_props.clear();
-        crate::state::for_each_fact(state, |f| self.init_props.push(f));
-        for (k, &fact) in self.negated_of.iter().enumerate() {
-            if !crate::state::has(state, fact) {
-                self.init_props.push((self.num_facts + k) as u32);
-            }
-        }
-        self.init_props.push(self.always_true);
-    }
-
     /// Full hmax computation with supporters, from scratch.
     fn first_exploration(&mut self) {
-        self.hmax.fill(UNREACHED);
-        for op in 0..self.unsat.len() {
-            self.unsat[op] = self.pre_start[op + 1] - self.pre_start[op];
-            self.supporter[op] = NO_OP;
+        for p in &mut self.props {
+            p.hmax = UNREACHED;
+        }
+        for op in &mut self.ops {
+            op.unsat = op.pre.1 - op.pre.0;
+            op.supporter = NONE;
+            op.cost = op.base_cost;
         }
         self.queue.clear();
         for i in 0..self.init_props.len() {
@@ -180,20 +194,21 @@ impl LmCut {
         }
         while let Some((c, p)) = self.queue.pop() {
             let c = c as u32;
-            if c > self.hmax[p as usize] {
+            let prop = *at(&self.props, p as usize);
+            if c > prop.hmax {
                 continue;
             }
-            for i in self.pre_of_slice(p) {
-                let op = self.pre_of[i];
-                let o = op as usize;
-                self.unsat[o] -= 1;
-                if self.unsat[o] == 0 {
+            for i in range(prop.pre_of) {
+                let o = *at(&self.pre_of, i) as usize;
+                let op = at_mut(&mut self.ops, o);
+                op.unsat -= 1;
+                if op.unsat == 0 {
                     // Popped in cost order: the last precondition is the most expensive.
-                    self.supporter[o] = p;
-                    self.supporter_cost[o] = c;
-                    let target = c + self.cost[o];
-                    for j in self.eff_range(op) {
-                        let e = self.eff[j];
+                    op.supporter = p;
+                    op.supporter_cost = c;
+                    let (target, effs) = (c + op.cost, op.eff);
+                    for j in range(effs) {
+                        let e = *at(&self.eff, j);
                         self.enqueue(e, target);
                     }
                 }
@@ -201,51 +216,49 @@ impl LmCut {
         }
     }
 
-    /// Re-points `op`'s supporter at its most expensive precondition.
-    fn update_supporter(&mut self, op: u32) {
-        let mut best = NO_OP;
-        let mut best_cost = 0;
-        for i in self.pre_range(op) {
-            let p = self.pre[i];
-            let c = self.hmax[p as usize];
-            if best == NO_OP || c > best_cost {
-                best = p;
-                best_cost = c;
-            }
-        }
-        self.supporter[op as usize] = best;
-        self.supporter_cost[op as usize] = best_cost;
-    }
-
     /// hmax after the cut's costs dropped: only what can get cheaper is revisited.
     fn incremental_exploration(&mut self) {
         self.queue.clear();
         for i in 0..self.cut.len() {
-            let op = self.cut[i];
-            let target = self.supporter_cost[op as usize] + self.cost[op as usize];
-            for j in self.eff_range(op) {
-                let e = self.eff[j];
+            let op = self.ops[self.cut[i] as usize];
+            let target = op.supporter_cost + op.cost;
+            for j in range(op.eff) {
+                let e = *at(&self.eff, j);
                 self.enqueue(e, target);
             }
         }
         while let Some((c, p)) = self.queue.pop() {
             let c = c as u32;
-            if c > self.hmax[p as usize] {
+            let prop = *at(&self.props, p as usize);
+            if c > prop.hmax {
                 continue;
             }
-            for i in self.pre_of_slice(p) {
-                let op = self.pre_of[i];
-                let o = op as usize;
-                if self.supporter[o] == p && self.supporter_cost[o] > c {
-                    let old = self.supporter_cost[o];
-                    self.update_supporter(op);
-                    let new = self.supporter_cost[o];
-                    if new != old {
-                        let target = new + self.cost[o];
-                        for j in self.eff_range(op) {
-                            let e = self.eff[j];
-                            self.enqueue(e, target);
-                        }
+            for i in range(prop.pre_of) {
+                let o = *at(&self.pre_of, i) as usize;
+                let op = *at(&self.ops, o);
+                if op.supporter != p || op.supporter_cost <= c {
+                    continue;
+                }
+                // Re-point the supporter at the most expensive precondition; on ties
+                // the current supporter stays, then the first in order (as Fast Downward).
+                let mut best = p;
+                let mut best_cost = c;
+                for k in range(op.pre) {
+                    let q = *at(&self.pre, k);
+                    let qc = at(&self.props, q as usize).hmax;
+                    if qc > best_cost {
+                        best = q;
+                        best_cost = qc;
+                    }
+                }
+                let op = at_mut(&mut self.ops, o);
+                op.supporter = best;
+                if best_cost != op.supporter_cost {
+                    op.supporter_cost = best_cost;
+                    let (target, effs) = (best_cost + op.cost, op.eff);
+                    for j in range(effs) {
+                        let e = *at(&self.eff, j);
+                        self.enqueue(e, target);
                     }
                 }
             }
@@ -257,15 +270,17 @@ impl LmCut {
         self.stack.clear();
         self.stack.push(self.goal_prop);
         while let Some(p) = self.stack.pop() {
-            if self.zone[p as usize] == Zone::Goal {
+            let prop = at_mut(&mut self.props, p as usize);
+            if prop.zone == Zone::Goal {
                 continue;
             }
-            self.zone[p as usize] = Zone::Goal;
+            prop.zone = Zone::Goal;
+            let achievers = prop.achievers;
             self.touched.push(p);
-            for i in self.ach_start[p as usize] as usize..self.ach_start[p as usize + 1] as usize {
-                let op = self.ach[i] as usize;
-                if self.cost[op] == 0 && self.supporter[op] != NO_OP {
-                    self.stack.push(self.supporter[op]);
+            for i in range(achievers) {
+                let op = at(&self.ops, *at(&self.achievers, i) as usize);
+                if op.cost == 0 && op.supporter != NONE {
+                    self.stack.push(op.supporter);
                 }
             }
         }
@@ -277,27 +292,29 @@ impl LmCut {
         self.stack.clear();
         for i in 0..self.init_props.len() {
             let p = self.init_props[i];
-            if self.zone[p as usize] == Zone::Unmarked {
-                self.zone[p as usize] = Zone::BeforeGoal;
+            let prop = &mut self.props[p as usize];
+            if prop.zone == Zone::Unmarked {
+                prop.zone = Zone::BeforeGoal;
                 self.touched.push(p);
             }
             self.stack.push(p);
         }
         while let Some(p) = self.stack.pop() {
-            for i in self.pre_of_slice(p) {
-                let op = self.pre_of[i];
-                if self.supporter[op as usize] != p {
+            for i in range(at(&self.props, p as usize).pre_of) {
+                let o = *at(&self.pre_of, i);
+                let op = *at(&self.ops, o as usize);
+                if op.supporter != p {
                     continue;
                 }
-                let effs = self.eff_range(op);
-                if self.eff[effs.clone()].iter().any(|&e| self.zone[e as usize] == Zone::Goal) {
-                    self.cut.push(op);
+                if self.eff[range(op.eff)].iter().any(|&e| at(&self.props, e as usize).zone == Zone::Goal) {
+                    self.cut.push(o);
                     continue;
                 }
-                for j in effs {
-                    let e = self.eff[j];
-                    if self.zone[e as usize] == Zone::Unmarked {
-                        self.zone[e as usize] = Zone::BeforeGoal;
+                for j in range(op.eff) {
+                    let e = *at(&self.eff, j);
+                    let prop = at_mut(&mut self.props, e as usize);
+                    if prop.zone == Zone::Unmarked {
+                        prop.zone = Zone::BeforeGoal;
                         self.touched.push(e);
                         self.stack.push(e);
                     }
@@ -306,43 +323,41 @@ impl LmCut {
         }
     }
 
+    fn clear_zones(&mut self) {
+        for &p in &self.touched {
+            self.props[p as usize].zone = Zone::Unmarked;
+        }
+        self.touched.clear();
+    }
+
     /// The LM-cut value of `state` (`DEAD_END` if the goal is relaxed-unreachable).
     pub fn value(&mut self, state: &[u64]) -> f64 {
-        self.collect_init_props(state);
-        self.cost.copy_from_slice(&self.base_cost);
+        let mut init_props = std::mem::take(&mut self.init_props);
+        init_props.clear();
+        self.relaxed.for_each_true_prop(state, |p| init_props.push(p));
+        self.init_props = init_props;
         self.first_exploration();
-        if self.hmax[self.goal_prop as usize] == UNREACHED {
+        if self.props[self.goal_prop as usize].hmax == UNREACHED {
             return DEAD_END;
         }
         let mut h: u64 = 0;
-        while self.hmax[self.goal_prop as usize] != 0 {
+        while self.props[self.goal_prop as usize].hmax != 0 {
             self.mark_goal_zone();
             self.find_cut();
-            let cut_cost = self.cut.iter().map(|&o| self.cost[o as usize]).min().unwrap_or(0);
-            if self.cut.is_empty() || cut_cost == 0 {
-                // Cannot happen for a correct hmax (the goal zone is entered at positive cost);
-                // stop rather than loop.
+            self.clear_zones();
+            let cut_cost = self.cut.iter().map(|&o| self.ops[o as usize].cost).min().unwrap_or(0);
+            if cut_cost == 0 {
+                // Impossible when hmax is right (the goal zone is entered at positive cost);
+                // stop rather than loop forever.
                 debug_assert!(false, "LM-cut found an empty or zero-cost cut");
                 break;
             }
-            for i in 0..self.cut.len() {
-                let o = self.cut[i] as usize;
-                self.cost[o] -= cut_cost;
+            for &o in &self.cut {
+                self.ops[o as usize].cost -= cut_cost;
             }
             h += cut_cost as u64;
-            for i in 0..self.touched.len() {
-                let p = self.touched[i];
-                self.zone[p as usize] = Zone::Unmarked;
-            }
-            self.touched.clear();
             self.incremental_exploration();
         }
-        for i in 0..self.touched.len() {
-            let p = self.touched[i];
-            self.zone[p as usize] = Zone::Unmarked;
-        }
-        self.touched.clear();
-        let _ = (self.goal_op, self.num_props);
         h as f64
     }
 }

@@ -36,6 +36,7 @@ pub fn astar(task: &Task, heuristic: &mut dyn Heuristic, limits: Limits) -> Sear
         plan: vec![],
         cost: None,
         expansions: 0,
+        expansions_until_last_jump: 0,
         evaluations: 0,
         generated: 0,
         search_time: Default::default(),
@@ -72,10 +73,15 @@ pub fn astar(task: &Task, heuristic: &mut dyn Heuristic, limits: Limits) -> Sear
         r.memory_bytes() + n.memory_bytes() + o.capacity() * std::mem::size_of::<Entry>()
     };
 
+    let mut last_f = 0u64;
     while let Some(Reverse((k, _, id))) = open.pop() {
         let node = nodes.nodes[id as usize];
         if node.closed || key(node.g, int_h(node.h)) != k {
             continue; // already expanded at this g, or a stale entry for an improved g
+        }
+        if k >> 32 > last_f {
+            last_f = k >> 32;
+            result.expansions_until_last_jump = result.expansions;
         }
         let mem = memory(&registry, &nodes, &open);
         result.memory_bytes = result.memory_bytes.max(mem);

@@ -33,6 +33,7 @@ pub fn gbfs(task: &Task, heuristic: &mut dyn Heuristic, limits: Limits) -> Searc
         plan: vec![],
         cost: None,
         expansions: 0,
+        expansions_until_last_jump: 0,
         evaluations: 0,
         generated: 0,
         search_time: Default::default(),

@@ -54,6 +54,8 @@ pub struct SearchResult {
     pub plan: Vec<OpId>,
     pub cost: Option<u64>,
     pub expansions: u64,
+    /// A* only: expansions before the last increase of f (independent of tie-breaking in the last layer).
+    pub expansions_until_last_jump: u64,
     pub evaluations: u64,
     pub generated: u64,
     pub search_time: Duration,
