@@ -1,0 +1,17 @@
+(define (problem blocksworld-5-s1)
+  (:domain blocksworld)
+  (:objects b1 b2 b3 b4 b5)
+  (:init
+    (handempty)
+    (ontable b1)
+    (on b4 b1)
+    (on b3 b4)
+    (clear b3)
+    (ontable b2)
+    (clear b2)
+    (ontable b5)
+    (clear b5))
+  (:goal (and
+    (on b3 b5)
+    (on b1 b3)
+    (on b2 b4))))

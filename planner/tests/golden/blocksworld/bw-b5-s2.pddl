@@ -1,0 +1,15 @@
+(define (problem blocksworld-5-s2)
+  (:domain blocksworld)
+  (:objects b1 b2 b3 b4 b5)
+  (:init
+    (handempty)
+    (ontable b1)
+    (on b3 b1)
+    (on b5 b3)
+    (on b4 b5)
+    (on b2 b4)
+    (clear b2))
+  (:goal (and
+    (on b4 b2)
+    (on b1 b4)
+    (on b5 b1))))

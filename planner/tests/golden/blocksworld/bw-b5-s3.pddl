@@ -1,0 +1,16 @@
+(define (problem blocksworld-5-s3)
+  (:domain blocksworld)
+  (:objects b1 b2 b3 b4 b5)
+  (:init
+    (handempty)
+    (ontable b5)
+    (on b3 b5)
+    (on b4 b3)
+    (on b1 b4)
+    (clear b1)
+    (ontable b2)
+    (clear b2))
+  (:goal (and
+    (on b1 b4)
+    (on b3 b2)
+    (on b5 b3))))

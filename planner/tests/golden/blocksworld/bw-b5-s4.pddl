@@ -1,0 +1,16 @@
+(define (problem blocksworld-5-s4)
+  (:domain blocksworld)
+  (:objects b1 b2 b3 b4 b5)
+  (:init
+    (handempty)
+    (ontable b5)
+    (on b1 b5)
+    (on b3 b1)
+    (on b4 b3)
+    (clear b4)
+    (ontable b2)
+    (clear b2))
+  (:goal (and
+    (on b5 b4)
+    (on b1 b5)
+    (on b3 b1))))

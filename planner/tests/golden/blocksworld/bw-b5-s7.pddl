@@ -1,0 +1,15 @@
+(define (problem blocksworld-5-s7)
+  (:domain blocksworld)
+  (:objects b1 b2 b3 b4 b5)
+  (:init
+    (handempty)
+    (ontable b5)
+    (on b1 b5)
+    (clear b1)
+    (ontable b3)
+    (on b2 b3)
+    (on b4 b2)
+    (clear b4))
+  (:goal (and
+    (on b5 b1)
+    (on b2 b5))))

@@ -1,0 +1,16 @@
+(define (problem blocksworld-6-s2)
+  (:domain blocksworld)
+  (:objects b1 b2 b3 b4 b5 b6)
+  (:init
+    (handempty)
+    (ontable b4)
+    (on b3 b4)
+    (on b2 b3)
+    (on b6 b2)
+    (on b5 b6)
+    (on b1 b5)
+    (clear b1))
+  (:goal (and
+    (on b4 b1)
+    (on b5 b4)
+    (on b6 b2))))

@@ -1,0 +1,18 @@
+(define (problem blocksworld-6-s3)
+  (:domain blocksworld)
+  (:objects b1 b2 b3 b4 b5 b6)
+  (:init
+    (handempty)
+    (ontable b6)
+    (on b3 b6)
+    (on b4 b3)
+    (on b1 b4)
+    (clear b1)
+    (ontable b2)
+    (clear b2)
+    (ontable b5)
+    (clear b5))
+  (:goal (and
+    (on b2 b1)
+    (on b6 b5)
+    (on b3 b6))))

@@ -1,0 +1,18 @@
+(define (problem gripper-2-s9)
+  (:domain gripper)
+  (:objects rooma roomb left right ball1 ball2)
+  (:init
+    (room rooma)
+    (room roomb)
+    (gripper left)
+    (gripper right)
+    (free left)
+    (free right)
+    (at-robby rooma)
+    (ball ball1)
+    (at ball1 rooma)
+    (ball ball2)
+    (at ball2 roomb))
+  (:goal (and
+    (at ball1 roomb)
+    (at ball2 rooma))))

@@ -1,0 +1,110 @@
+//! Searches stop cleanly at their limits, with the right status.
+
+use std::time::{Duration, Instant};
+
+use planner::generate::{domain_pddl, generate, Params};
+use planner::heuristics::{Blind, Ff, LmCut};
+use planner::search::{astar, gbfs, Limits, SearchStatus};
+
+fn task(p: Params, seed: u64) -> planner::Task {
+    let problem = generate(&p, seed).unwrap();
+    planner::load_task_from_text(domain_pddl(p.domain()).unwrap(), "d", &problem, "p").unwrap()
+}
+
+fn hard() -> planner::Task {
+    // Blind A* on 12 blocks takes far longer than any limit below.
+    task(Params::Blocksworld { blocks: 12 }, 3)
+}
+
+#[test]
+fn time_limit_stops_search() {
+    let t = hard();
+    let start = Instant::now();
+    let limits = Limits { time_limit: Some(Duration::from_millis(200)), ..Limits::default() };
+    let r = astar(&t, &mut Blind::new(&t), limits);
+    assert_eq!(r.status, SearchStatus::TimeLimit);
+    assert!(r.plan.is_empty() && r.cost.is_none());
+    // Generous: the check is about stopping at all, not about precision.
+    assert!(start.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn memory_limit_stops_search() {
+    let t = hard();
+    let limits = Limits { memory_limit: Some(1 << 20), ..Limits::default() };
+    let r = astar(&t, &mut Blind::new(&t), limits);
+    assert_eq!(r.status, SearchStatus::MemoryLimit);
+    assert!(r.memory_bytes >= 1 << 20);
+    let r = gbfs(&t, &mut Blind::new(&t), limits);
+    assert_eq!(r.status, SearchStatus::MemoryLimit);
+}
+
+#[test]
+fn evaluation_budget_is_exact() {
+    let t = task(Params::Blocksworld { blocks: 16 }, 5);
+    for budget in [1, 2, 37, 500] {
+        let limits = Limits { max_evaluations: Some(budget), ..Limits::default() };
+        let r = gbfs(&t, &mut Blind::new(&t), limits);
+        assert_eq!(r.status, SearchStatus::EvaluationLimit, "budget {budget}");
+        assert_eq!(r.evaluations, budget, "budget {budget}");
+    }
+}
+
+#[test]
+fn gbfs_with_ff_solves_and_plans_validate() {
+    for (p, seed) in [
+        (Params::Blocksworld { blocks: 10 }, 1),
+        (Params::Ferry { locations: 5, cars: 5 }, 2),
+        (Params::Gripper { balls: 10 }, 3),
+        (Params::Visitall { size: 5, ratio: 1.0 }, 4),
+    ] {
+        let t = task(p, seed);
+        let limits = Limits { max_evaluations: Some(10_000), ..Limits::default() };
+        let r = gbfs(&t, &mut Ff::new(&t), limits);
+        assert_eq!(r.status, SearchStatus::Solved, "{p:?}");
+        assert!(r.evaluations <= 10_000);
+        let problem = generate(&p, seed).unwrap();
+        let d = planner::pddl::parse_domain(domain_pddl(p.domain()).unwrap(), "d").unwrap();
+        let pr = planner::pddl::parse_problem(&problem, "p", &d).unwrap();
+        let steps = planner::plan::parse_plan(&planner::plan::format_plan(&t, &r.plan), "plan").unwrap();
+        assert_eq!(planner::validate::validate(&d, &pr, &steps), Ok(r.cost.unwrap()));
+    }
+}
+
+#[test]
+fn goal_true_initially_gives_the_empty_plan() {
+    let d = domain_pddl("gripper").unwrap();
+    let p = "(define (problem g) (:domain gripper) (:objects rooma ball1) (:init (room rooma) (ball ball1) (at ball1 rooma)) (:goal (at ball1 rooma)))";
+    let t = planner::load_task_from_text(d, "d", p, "p").unwrap();
+    for r in [astar(&t, &mut LmCut::new(&t), Limits::default()), gbfs(&t, &mut Ff::new(&t), Limits::default())] {
+        assert_eq!(r.status, SearchStatus::Solved);
+        assert_eq!(r.cost, Some(0));
+        assert!(r.plan.is_empty());
+    }
+}
+
+#[test]
+fn relaxed_unreachable_goal_is_unsolvable_without_search() {
+    let d = domain_pddl("gripper").unwrap();
+    // No gripper object: nothing can ever be picked up.
+    let p = "(define (problem g) (:domain gripper) (:objects rooma roomb ball1) (:init (room rooma) (room roomb) (ball ball1) (at ball1 rooma) (at-robby rooma)) (:goal (at ball1 roomb)))";
+    let t = planner::load_task_from_text(d, "d", p, "p").unwrap();
+    assert!(t.unsolvable.as_deref().unwrap().contains("(at ball1 roomb)"));
+    let r = astar(&t, &mut LmCut::new(&t), Limits::default());
+    assert_eq!(r.status, SearchStatus::Unsolvable);
+    assert_eq!(r.expansions, 0);
+}
+
+#[test]
+fn grounding_large_instances_stays_small() {
+    // Blocksworld with 30 blocks and visitall 10x10: reachable facts and operators only.
+    let bw = task(Params::Blocksworld { blocks: 30 }, 1);
+    // The domain has no (not (= ?x ?y)), so stack/unstack of a block onto
+    // itself are relaxed-reachable too (Fast Downward drops them later by
+    // mutex reasoning; they are never applicable).
+    assert_eq!(bw.operators.len(), 2 * 30 + 2 * 30 * 30);
+    assert_eq!(bw.num_facts(), 30 * 30 + 3 * 30 + 1);
+    let va = task(Params::Visitall { size: 10, ratio: 1.0 }, 1);
+    assert_eq!(va.operators.len(), 4 * 10 * 9);
+    assert_eq!(va.num_facts(), 100 + 100);
+}
