@@ -30,7 +30,7 @@ pub struct StateBatch<'a> {
 
 impl<'a> StateBatch<'a> {
     pub fn new(data: &'a [u64], words: usize) -> Self {
-        debug_assert!(words > 0 && data.len() % words == 0);
+        debug_assert!(words > 0 && data.len().is_multiple_of(words));
         StateBatch { data, words }
     }
 
