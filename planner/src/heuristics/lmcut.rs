@@ -63,6 +63,8 @@ pub struct LmCut {
     queue: MonotoneQueue,
     init_props: Vec<u32>,
     stack: Vec<u32>,
+    /// Depth-first marking: (proposition, index of its next achiever).
+    zone_stack: Vec<(u32, u32)>,
     cut: Vec<u32>,
     touched: Vec<u32>,
 }
@@ -163,6 +165,7 @@ impl LmCut {
             queue: MonotoneQueue::default(),
             init_props: vec![],
             stack: vec![],
+            zone_stack: vec![],
             cut: vec![],
             touched: vec![],
         }
@@ -265,24 +268,66 @@ impl LmCut {
         }
     }
 
-    /// Marks the goal zone: backwards from the goal through zero-cost achievers' supporters.
+    /// Marks the goal zone: backwards from the goal through zero-cost
+    /// achievers' supporters, depth first (the order matters for the choices
+    /// below, so this follows the recursive definition exactly).
+    ///
+    /// Precondition choice (Lauer & Fickert, HSDIP 2020; Fast Downward's
+    /// default since 2025): a zero-cost achiever may switch its supporter to
+    /// another precondition of equal hmax, preferring one already in the goal
+    /// zone, else one on its border (all of whose achievers cost something).
+    /// This keeps goal zones small and cuts closer to the goal.
     fn mark_goal_zone(&mut self) {
-        self.stack.clear();
-        self.stack.push(self.goal_prop);
-        while let Some(p) = self.stack.pop() {
-            let prop = at_mut(&mut self.props, p as usize);
-            if prop.zone == Zone::Goal {
+        self.zone_stack.clear();
+        self.enter_goal_zone(self.goal_prop);
+        while let Some(&(p, next)) = self.zone_stack.last() {
+            let achievers = at(&self.props, p as usize).achievers;
+            let i = achievers.0 + next;
+            if i >= achievers.1 {
+                self.zone_stack.pop();
                 continue;
             }
-            prop.zone = Zone::Goal;
-            let achievers = prop.achievers;
-            self.touched.push(p);
-            for i in range(achievers) {
-                let op = at(&self.ops, *at(&self.achievers, i) as usize);
-                if op.cost == 0 && op.supporter != NONE {
-                    self.stack.push(op.supporter);
-                }
+            if let Some(top) = self.zone_stack.last_mut() {
+                top.1 += 1;
             }
+            let o = *at(&self.achievers, i as usize);
+            let op = *at(&self.ops, o as usize);
+            if op.cost != 0 || op.supporter == NONE {
+                continue;
+            }
+            let s = self.choose_supporter(o);
+            if at(&self.props, s as usize).zone != Zone::Goal {
+                self.enter_goal_zone(s);
+            }
+        }
+    }
+
+    fn enter_goal_zone(&mut self, p: u32) {
+        at_mut(&mut self.props, p as usize).zone = Zone::Goal;
+        self.touched.push(p);
+        self.zone_stack.push((p, 0));
+    }
+
+    /// The supporter of zero-cost operator `o` for goal-zone marking (see `mark_goal_zone`).
+    fn choose_supporter(&mut self, o: u32) -> u32 {
+        let op = *at(&self.ops, o as usize);
+        let tied = |q: u32| at(&self.props, q as usize).hmax == op.supporter_cost;
+        let pres = &self.pre[range(op.pre)];
+        let in_zone = pres.iter().copied().find(|&q| tied(q) && at(&self.props, q as usize).zone == Zone::Goal);
+        let chosen = in_zone.or_else(|| {
+            pres.iter().copied().find(|&q| {
+                tied(q)
+                    && self.achievers[range(at(&self.props, q as usize).achievers)]
+                        .iter()
+                        .all(|&a| at(&self.ops, a as usize).cost > 0)
+            })
+        });
+        match chosen {
+            Some(q) => {
+                at_mut(&mut self.ops, o as usize).supporter = q;
+                q
+            }
+            None => op.supporter,
         }
     }
 
