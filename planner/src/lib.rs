@@ -28,7 +28,7 @@ pub use task::Task;
 /// Anything that can go wrong turning files into a task.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("{path}: {source}")]
+    #[error("cannot read {path}")]
     Io { path: String, source: std::io::Error },
     #[error(transparent)]
     Parse(#[from] pddl::ParseError),

@@ -17,6 +17,7 @@
 
 use super::queue::MonotoneQueue;
 use super::relaxed::RelaxedTask;
+use super::unchecked::{at, at_mut};
 use super::{per_state_heuristic, DEAD_END};
 use crate::task::Task;
 
@@ -67,23 +68,6 @@ pub struct LmCut {
     zone_stack: Vec<(u32, u32)>,
     cut: Vec<u32>,
     touched: Vec<u32>,
-}
-
-/// Indexing without bounds checks for the hot loops. Every index used with
-/// these comes from the CSR tables built in [`LmCut::new`], which only hold
-/// valid proposition and operator ids; debug builds (and tests) still check.
-#[inline(always)]
-fn at<T>(v: &[T], i: usize) -> &T {
-    debug_assert!(i < v.len());
-    // SAFETY: see above; `i < v.len()` by construction of the tables.
-    unsafe { v.get_unchecked(i) }
-}
-
-#[inline(always)]
-fn at_mut<T>(v: &mut [T], i: usize) -> &mut T {
-    debug_assert!(i < v.len());
-    // SAFETY: as for `at`.
-    unsafe { v.get_unchecked_mut(i) }
 }
 
 #[inline]

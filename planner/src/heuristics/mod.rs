@@ -10,6 +10,7 @@ mod lmcut;
 mod queue;
 mod relaxed;
 mod relaxed_exploration;
+mod unchecked;
 
 pub use blind::{Blind, GoalCount};
 pub use lmcut::LmCut;

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::queue::MonotoneQueue;
 use super::relaxed::RelaxedTask;
+use super::unchecked::{at, at_mut};
 use super::{per_state_heuristic, DEAD_END};
 use crate::task::{OpId, Task};
 
@@ -24,14 +25,36 @@ enum Combine {
     Sum,
 }
 
+/// Per-proposition exploration data; valid only when `epoch` is current.
+#[derive(Clone, Copy)]
+struct PropState {
+    cost: u64,
+    supporter: u32,
+    epoch: u32,
+}
+
+/// Per-operator exploration data; valid only when `epoch` is current.
+#[derive(Clone, Copy)]
+struct OpState {
+    /// Preconditions not yet reached.
+    unsat: u32,
+    epoch: u32,
+    /// Max or sum of the reached preconditions' costs.
+    acc: u64,
+}
+
 /// Reusable buffers for one exploration at a time.
+///
+/// Entries carry the number of the evaluation (epoch) that last wrote them,
+/// so starting an evaluation costs nothing: an entry from an older epoch reads
+/// as "unreached". With early termination, an evaluation then touches only
+/// the part of the task it explores, which matters on tasks with 10^5 operators.
 struct Exploration {
     rt: Arc<RelaxedTask>,
     combine: Combine,
-    cost: Vec<u64>,
-    supporter: Vec<u32>,
-    unsat: Vec<u32>,
-    op_acc: Vec<u64>,
+    props: Vec<PropState>,
+    ops: Vec<OpState>,
+    epoch: u32,
     is_goal: Vec<bool>,
     queue: MonotoneQueue,
 }
@@ -43,10 +66,9 @@ impl Exploration {
             is_goal[g as usize] = true;
         }
         Exploration {
-            cost: vec![UNREACHED; rt.num_props],
-            supporter: vec![NO_OP; rt.num_props],
-            unsat: vec![0; rt.num_ops()],
-            op_acc: vec![0; rt.num_ops()],
+            props: vec![PropState { cost: UNREACHED, supporter: NO_OP, epoch: 0 }; rt.num_props],
+            ops: vec![OpState { unsat: 0, epoch: 0, acc: 0 }; rt.num_ops()],
+            epoch: 0,
             is_goal,
             queue: MonotoneQueue::default(),
             combine,
@@ -55,23 +77,50 @@ impl Exploration {
     }
 
     #[inline]
+    fn cost(&self, p: u32) -> u64 {
+        let s = &self.props[p as usize];
+        if s.epoch == self.epoch {
+            s.cost
+        } else {
+            UNREACHED
+        }
+    }
+
+    #[inline]
+    fn supporter(&self, p: u32) -> u32 {
+        let s = &self.props[p as usize];
+        if s.epoch == self.epoch {
+            s.supporter
+        } else {
+            NO_OP
+        }
+    }
+
+    #[inline]
     fn offer(&mut self, p: u32, c: u64, by: u32) {
-        if c < self.cost[p as usize] {
-            self.cost[p as usize] = c;
-            self.supporter[p as usize] = by;
+        let epoch = self.epoch;
+        let s = at_mut(&mut self.props, p as usize);
+        if s.epoch != epoch || c < s.cost {
+            *s = PropState { cost: c, supporter: by, epoch };
             self.queue.push(c, p);
+        }
+    }
+
+    /// Starts a new epoch; on wrap-around, really clears the tables.
+    fn next_epoch(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.props.iter_mut().for_each(|s| s.epoch = u32::MAX);
+            self.ops.iter_mut().for_each(|s| s.epoch = u32::MAX);
+            self.epoch = 1;
         }
     }
 
     /// Runs the exploration from `state`; returns false if a goal is unreachable.
     fn run(&mut self, state: &[u64]) -> bool {
         let rt = Arc::clone(&self.rt);
-        self.cost.fill(UNREACHED);
-        self.supporter.fill(NO_OP);
-        self.op_acc.fill(0);
-        for op in 0..rt.num_ops() {
-            self.unsat[op] = rt.pre_start[op + 1] - rt.pre_start[op];
-        }
+        self.next_epoch();
+        let epoch = self.epoch;
         self.queue.clear();
         rt.for_each_true_prop(state, |p| self.offer(p, 0, NO_OP));
         let mut goals_left = rt.goal.len();
@@ -79,10 +128,10 @@ impl Exploration {
             return true;
         }
         while let Some((c, p)) = self.queue.pop() {
-            if c > self.cost[p as usize] {
+            if c > at(&self.props, p as usize).cost {
                 continue; // stale entry
             }
-            if self.is_goal[p as usize] {
+            if *at(&self.is_goal, p as usize) {
                 goals_left -= 1;
                 if goals_left == 0 {
                     return true;
@@ -90,13 +139,18 @@ impl Exploration {
             }
             for &op in rt.pre_of(p) {
                 let o = op as usize;
-                self.op_acc[o] = match self.combine {
-                    Combine::Max => self.op_acc[o].max(c),
-                    Combine::Sum => self.op_acc[o].saturating_add(c),
+                let st = at_mut(&mut self.ops, o);
+                if st.epoch != epoch {
+                    let unsat = at(&rt.pre_start, o + 1) - at(&rt.pre_start, o);
+                    *st = OpState { unsat, epoch, acc: 0 };
+                }
+                st.acc = match self.combine {
+                    Combine::Max => st.acc.max(c),
+                    Combine::Sum => st.acc.saturating_add(c),
                 };
-                self.unsat[o] -= 1;
-                if self.unsat[o] == 0 {
-                    let target = self.op_acc[o].saturating_add(rt.op_cost[o] as u64);
+                st.unsat -= 1;
+                if st.unsat == 0 {
+                    let target = st.acc.saturating_add(*at(&rt.op_cost, o) as u64);
                     for &e in rt.eff(op) {
                         self.offer(e, target, op);
                     }
@@ -107,7 +161,7 @@ impl Exploration {
     }
 
     fn goal_value(&self) -> u64 {
-        let costs = self.rt.goal.iter().map(|&g| self.cost[g as usize]);
+        let costs = self.rt.goal.iter().map(|&g| self.cost(g));
         match self.combine {
             Combine::Max => costs.max().unwrap_or(0),
             Combine::Sum => costs.fold(0u64, |a, c| a.saturating_add(c)),
@@ -157,6 +211,8 @@ impl Additive {
 pub struct Ff {
     ex: Exploration,
     marked_prop: Vec<bool>,
+    /// The propositions marked by the last extraction, to unmark them cheaply.
+    marked_list: Vec<u32>,
     marked_op: Vec<bool>,
     stack: Vec<u32>,
     plan: Vec<OpId>,
@@ -170,6 +226,7 @@ impl Ff {
     pub fn with_relaxation(rt: Arc<RelaxedTask>) -> Self {
         Ff {
             marked_prop: vec![false; rt.num_props],
+            marked_list: vec![],
             marked_op: vec![false; rt.num_ops()],
             stack: vec![],
             plan: vec![],
@@ -186,15 +243,19 @@ impl Ff {
         for &op in &self.plan {
             self.marked_op[op as usize] = false;
         }
+        for &p in &self.marked_list {
+            self.marked_prop[p as usize] = false;
+        }
+        self.marked_list.clear();
         self.plan.clear();
-        self.marked_prop.fill(false);
         self.stack.clear();
         self.stack.extend_from_slice(&self.ex.rt.goal);
         while let Some(p) = self.stack.pop() {
             if std::mem::replace(&mut self.marked_prop[p as usize], true) {
                 continue;
             }
-            let op = self.ex.supporter[p as usize];
+            self.marked_list.push(p);
+            let op = self.ex.supporter(p);
             if op == NO_OP || self.marked_op[op as usize] {
                 continue;
             }

@@ -27,6 +27,8 @@ fn unsupported_construct(head: &str) -> Option<&'static str> {
         "increase" | "decrease" | "assign" | "scale-up" | "scale-down" => "numeric effects / action costs",
         ">" | "<" | ">=" | "<=" => "numeric comparisons (numeric fluents)",
         "preference" => "preferences",
+        "probabilistic" => "probabilistic effects (PPDDL)",
+        "oneof" => "non-deterministic effects (`oneof`)",
         _ => return None,
     })
 }
@@ -156,6 +158,15 @@ impl Ctx<'_> {
         let predicate = self.atom(&items[0], "a predicate name")?;
         if predicate.starts_with('?') || predicate.starts_with(':') {
             return self.err(items[0].pos(), format!("expected a predicate name, found `{predicate}`"));
+        }
+        if let Some(nested) = items[1..].iter().find(|a| a.as_list().is_some()) {
+            return self.err(
+                nested.pos(),
+                format!(
+                    "unsupported construct `({predicate} ...)` with a nested list: expected an atom, \
+                     a predicate applied to variables or objects"
+                ),
+            );
         }
         let args = items[1..].iter().map(|a| self.term(a)).collect::<Result<Vec<_>, _>>()?;
         Ok(Atom { predicate: predicate.to_string(), args, pos: e.pos() })
