@@ -445,9 +445,18 @@ fn build_task(
     init_atoms: &FxHashSet<u32>,
     mut instances: Vec<(u32, Vec<u32>)>,
 ) -> Result<Task, GroundError> {
-    // Canonical fact numbering: reachable fluent atoms sorted.
+    // Canonical numbering: facts and operators sorted by their names
+    // (predicate or action name, then argument names), as Fast Downward's
+    // translator orders atoms and operators. Besides making ids independent
+    // of declaration order, this matters for LM-cut: its value depends on how
+    // ties between equally expensive preconditions are broken, and following
+    // Fast Downward's order reproduces its values far more often.
+    let atom_key = |a: &GroundAtom| {
+        let args: Vec<&str> = a.args.iter().map(|&o| names.objects[o as usize].as_str()).collect();
+        (names.predicates[a.predicate as usize].as_str(), args)
+    };
     let mut facts: Vec<GroundAtom> = atoms.atoms.iter().filter(|a| fluent[a.predicate as usize]).cloned().collect();
-    facts.sort();
+    facts.sort_by_cached_key(|a| atom_key(a));
     let fact_id: FxHashMap<&GroundAtom, u32> = facts.iter().enumerate().map(|(i, a)| (a, i as u32)).collect();
     let mut static_atoms: Vec<GroundAtom> = init_atoms
         .iter()
@@ -457,8 +466,10 @@ fn build_task(
         .collect();
     static_atoms.sort();
 
-    // Deterministic operator order: by action schema, then arguments.
-    instances.sort();
+    instances.sort_by_cached_key(|(ai, binding)| {
+        let args: Vec<&str> = binding.iter().map(|&o| names.objects[o as usize].as_str()).collect();
+        (actions[*ai as usize].name.as_str(), args)
+    });
     let mut operators = Vec::with_capacity(instances.len());
     for (ai, binding) in &instances {
         let a = &actions[*ai as usize];

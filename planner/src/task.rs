@@ -33,12 +33,12 @@ pub struct Task {
     pub problem_name: String,
     pub objects: Vec<String>,
     pub predicates: Vec<String>,
-    /// The fluent facts, sorted by (predicate, args) so indices are canonical.
+    /// The fluent facts, sorted by name (predicate, then argument names) so indices are canonical.
     pub facts: Vec<GroundAtom>,
     /// Atoms of predicates that no action changes, true in every state.
     pub static_atoms: Vec<GroundAtom>,
     pub operators: Vec<Operator>,
-    /// Fluent facts true in the initial state, sorted.
+    /// Fluent facts true in the initial state, in increasing id order.
     pub init: Vec<FactId>,
     pub goal: Vec<FactId>,
     /// Facts that must be false in a goal state (negative goals).
