@@ -63,8 +63,28 @@ struct Names {
     pred_index: FxHashMap<String, u32>,
 }
 
-/// Grounds a parsed domain and problem into a STRIPS task.
+/// How to ground.
+#[derive(Debug, Clone, Copy)]
+pub struct GroundOptions {
+    /// Drop facts and operators that cannot matter for the goal (see [`prune_irrelevant`]).
+    /// Consumers that need every fluent atom of a state (learners reading
+    /// relational states) turn this off.
+    pub prune_irrelevant: bool,
+}
+
+impl Default for GroundOptions {
+    fn default() -> Self {
+        GroundOptions { prune_irrelevant: true }
+    }
+}
+
+/// Grounds a parsed domain and problem into a STRIPS task, irrelevant parts pruned.
 pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
+    ground_with(domain, problem, GroundOptions::default())
+}
+
+/// Grounds with explicit options.
+pub fn ground_with(domain: &Domain, problem: &Problem, options: GroundOptions) -> Result<Task, GroundError> {
     // Types: each type's set of subtypes (itself included).
     let mut type_index: FxHashMap<&str, usize> = FxHashMap::default();
     type_index.insert("object", 0);
@@ -173,7 +193,11 @@ pub fn ground(domain: &Domain, problem: &Problem) -> Result<Task, GroundError> {
         }
     }
 
-    build_task(domain, problem, &names, &fluent, &actions, &atoms, &init_atoms, instance_list)
+    let mut task = build_task(domain, problem, &names, &fluent, &actions, &atoms, &init_atoms, instance_list)?;
+    if options.prune_irrelevant {
+        prune_irrelevant(&mut task);
+    }
+    Ok(task)
 }
 
 fn resolve_ground(a: &Atom, names: &Names) -> GroundAtom {
@@ -557,6 +581,76 @@ fn build_task(
         goal_neg,
         unsolvable,
     })
+}
+
+/// Removes what cannot matter for reaching the goal (as Fast Downward's and
+/// pyperplan's translators do): a fact is relevant if it is a goal or a
+/// (negative) precondition of a relevant operator; an operator is relevant
+/// if it adds or deletes a relevant fact. Irrelevant facts would only split
+/// states that are the same for the goal (visitall's visited non-goal cells
+/// multiply the state space by 2^cells), and irrelevant operators can be
+/// dropped from any plan without making it invalid or costlier.
+pub fn prune_irrelevant(task: &mut Task) {
+    let n = task.num_facts();
+    let mut affecting: Vec<Vec<u32>> = vec![vec![]; n];
+    for (i, op) in task.operators.iter().enumerate() {
+        for &f in op.add.iter().chain(&op.del) {
+            affecting[f as usize].push(i as u32);
+        }
+    }
+    let mut relevant_fact = vec![false; n];
+    let mut relevant_op = vec![false; task.operators.len()];
+    let mut queue: Vec<u32> = vec![];
+    for &f in task.goal.iter().chain(&task.goal_neg) {
+        if !std::mem::replace(&mut relevant_fact[f as usize], true) {
+            queue.push(f);
+        }
+    }
+    while let Some(f) = queue.pop() {
+        for &o in &affecting[f as usize] {
+            if std::mem::replace(&mut relevant_op[o as usize], true) {
+                continue;
+            }
+            let op = &task.operators[o as usize];
+            for &g in op.pre.iter().chain(&op.neg_pre) {
+                if !std::mem::replace(&mut relevant_fact[g as usize], true) {
+                    queue.push(g);
+                }
+            }
+        }
+    }
+    // Renumber the relevant facts, keeping their (name) order.
+    let mut new_id = vec![u32::MAX; n];
+    let mut facts = Vec::new();
+    for (f, atom) in task.facts.iter().enumerate() {
+        if relevant_fact[f] {
+            new_id[f] = facts.len() as u32;
+            facts.push(atom.clone());
+        }
+    }
+    let map = |list: &[u32]| -> Vec<u32> {
+        list.iter().filter(|&&f| relevant_fact[f as usize]).map(|&f| new_id[f as usize]).collect()
+    };
+    let operators = task
+        .operators
+        .iter()
+        .zip(&relevant_op)
+        .filter(|(_, &r)| r)
+        .map(|(op, _)| Operator {
+            name: op.name.clone(),
+            pre: map(&op.pre),
+            neg_pre: map(&op.neg_pre),
+            add: map(&op.add),
+            del: map(&op.del),
+            cost: op.cost,
+        })
+        .filter(|op| !op.del.is_empty() || op.add.iter().any(|f| op.pre.binary_search(f).is_err()))
+        .collect();
+    task.init = map(&task.init);
+    task.goal = map(&task.goal);
+    task.goal_neg = map(&task.goal_neg);
+    task.facts = facts;
+    task.operators = operators;
 }
 
 fn describe_literal(l: &Literal) -> String {

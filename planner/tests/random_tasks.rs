@@ -255,9 +255,12 @@ fn grounder_unsolvable_verdicts_are_sound() {
         // must not hold in any state reachable there.
         let goal_start = problem.find("(:goal").unwrap();
         let open = format!("{}(:goal (and)))", &problem[..goal_start]);
-        let relaxed_task = planner::load_task_from_text(&domain, "d", &open, "p").unwrap();
         let d = pddl::parse_domain(&domain, "d").unwrap();
         let p = pddl::parse_problem(&problem, "p", &d).unwrap();
+        // Keep every fact: with an empty goal, relevance pruning would drop them all.
+        let open_problem = pddl::parse_problem(&open, "p", &d).unwrap();
+        let keep_all = planner::ground::GroundOptions { prune_irrelevant: false };
+        let relaxed_task = planner::ground::ground_with(&d, &open_problem, keep_all).unwrap();
         if let Some((reg, _)) = exact_distances(&relaxed_task) {
             for id in 0..reg.len() as u32 {
                 let holds = p.goal.iter().all(|l| {

@@ -108,3 +108,24 @@ fn grounding_large_instances_stays_small() {
     assert_eq!(va.operators.len(), 4 * 10 * 9);
     assert_eq!(va.num_facts(), 100 + 100);
 }
+
+#[test]
+fn irrelevant_facts_and_operators_are_pruned() {
+    // Visitall with half the cells as goals: visiting a non-goal cell still
+    // moves the robot (relevant), but `visited` of non-goal cells is irrelevant.
+    let p = Params::Visitall { size: 4, ratio: 0.5 };
+    let problem = generate(&p, 3).unwrap();
+    let d = planner::pddl::parse_domain(domain_pddl("visitall").unwrap(), "d").unwrap();
+    let pr = planner::pddl::parse_problem(&problem, "p", &d).unwrap();
+    let full =
+        planner::ground::ground_with(&d, &pr, planner::ground::GroundOptions { prune_irrelevant: false }).unwrap();
+    let pruned = planner::ground(&d, &pr).unwrap();
+    let goals = pr.goal.len();
+    assert_eq!(full.num_facts(), 16 + 16);
+    assert_eq!(pruned.num_facts(), 16 + goals, "at-robot cells plus the goal cells");
+    assert_eq!(pruned.operators.len(), full.operators.len());
+    let a = astar(&full, &mut LmCut::new(&full), Limits::default());
+    let b = astar(&pruned, &mut LmCut::new(&pruned), Limits::default());
+    assert_eq!(a.cost, b.cost);
+    assert!(b.expansions <= a.expansions);
+}
