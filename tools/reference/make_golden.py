@@ -611,7 +611,7 @@ def check_one(tools, root, key, e, search, heuristic, time_limit):
            "expansions": plan.get("expansions"), "evaluations": plan.get("evaluations"),
            "search_time_s": plan.get("search_time_s")}
     # validate our plan with our validator as a sanity check
-    if plan.get("plan") is not None:
+    if plan.get("status") == "solved" and plan.get("plan") is not None:
         with tempfile.NamedTemporaryFile("w", suffix=".plan", delete=False) as f:
             f.write("\n".join(plan["plan"]) + "\n")
             pf = f.name

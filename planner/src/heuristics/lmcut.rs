@@ -40,6 +40,9 @@ struct Op {
     unsat: u32,
     supporter: u32,
     supporter_cost: u32,
+    /// The round in which this operator was found to achieve a goal-zone
+    /// proposition (set while marking the zone, read while finding the cut).
+    achieves_zone_round: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -68,6 +71,8 @@ pub struct LmCut {
     zone_stack: Vec<(u32, u32)>,
     cut: Vec<u32>,
     touched: Vec<u32>,
+    /// Numbers the cut rounds (see `Op::achieves_zone_round`).
+    round: u32,
 }
 
 #[inline]
@@ -91,6 +96,7 @@ impl LmCut {
                 unsat: 0,
                 supporter: NONE,
                 supporter_cost: 0,
+                achieves_zone_round: 0,
             })
             .collect();
         // The artificial goal operator.
@@ -109,6 +115,7 @@ impl LmCut {
             unsat: 0,
             supporter: NONE,
             supporter_cost: 0,
+            achieves_zone_round: 0,
         });
 
         let mut pre_of_lists = vec![vec![]; num_props];
@@ -152,6 +159,7 @@ impl LmCut {
             zone_stack: vec![],
             cut: vec![],
             touched: vec![],
+            round: 0,
         }
     }
 
@@ -262,6 +270,11 @@ impl LmCut {
     /// zone, else one on its border (all of whose achievers cost something).
     /// This keeps goal zones small and cuts closer to the goal.
     fn mark_goal_zone(&mut self) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.ops.iter_mut().for_each(|op| op.achieves_zone_round = 0);
+            self.round = 1;
+        }
         self.zone_stack.clear();
         self.enter_goal_zone(self.goal_prop);
         while let Some(&(p, next)) = self.zone_stack.last() {
@@ -275,7 +288,9 @@ impl LmCut {
                 top.1 += 1;
             }
             let o = *at(&self.achievers, i as usize);
-            let op = *at(&self.ops, o as usize);
+            let round = self.round;
+            let op = at_mut(&mut self.ops, o as usize);
+            op.achieves_zone_round = round;
             if op.cost != 0 || op.supporter == NONE {
                 continue;
             }
@@ -331,15 +346,16 @@ impl LmCut {
         while let Some(p) = self.stack.pop() {
             for i in range(at(&self.props, p as usize).pre_of) {
                 let o = *at(&self.pre_of, i);
-                let op = *at(&self.ops, o as usize);
+                let op = at(&self.ops, o as usize);
                 if op.supporter != p {
                     continue;
                 }
-                if self.eff[range(op.eff)].iter().any(|&e| at(&self.props, e as usize).zone == Zone::Goal) {
+                let effs = op.eff;
+                if op.achieves_zone_round == self.round {
                     self.cut.push(o);
                     continue;
                 }
-                for j in range(op.eff) {
+                for j in range(effs) {
                     let e = *at(&self.eff, j);
                     let prop = at_mut(&mut self.props, e as usize);
                     if prop.zone == Zone::Unmarked {

@@ -1,6 +1,7 @@
 //! Eager greedy best-first search: expand the open state with the lowest h
 //! (first in, first out among equals), evaluate each newly generated state
-//! once, never reopen. The evaluation budget counts heuristic values, the
+//! once, never reopen (a cheaper path to a known state only re-points its
+//! parent, so plans get shorter). The evaluation budget counts heuristic values, the
 //! initial state's included; the last batch is cut to what the budget allows.
 
 use std::cmp::Reverse;
@@ -107,10 +108,18 @@ pub fn gbfs(task: &Task, heuristic: &mut dyn Heuristic, limits: Limits) -> Searc
                 break;
             }
             let (cid, new) = registry.insert(&child);
+            let cost = task.operators[op as usize].cost;
             if !new {
+                // A cheaper path to a known state: keep it for the plan (as Fast
+                // Downward does without reopening), without re-evaluating or re-queueing.
+                let known = &mut nodes.nodes[cid as usize];
+                if g + cost < known.g {
+                    known.g = g + cost;
+                    known.parent = id;
+                    known.op = op;
+                }
                 continue;
             }
-            let cost = task.operators[op as usize].cost;
             nodes.nodes.push(Node { g: g + cost, h: f64::NAN, parent: id, op, closed: false });
             batch.extend_from_slice(&child);
             batch_ids.push(cid);
