@@ -48,7 +48,6 @@ struct Op {
 #[derive(Clone, Copy)]
 struct Prop {
     hmax: u32,
-    zone: Zone,
     /// Operators this proposition is a precondition of.
     pre_of: (u32, u32),
     /// Operators that achieve it.
@@ -58,6 +57,8 @@ struct Prop {
 pub struct LmCut {
     ops: Vec<Op>,
     props: Vec<Prop>,
+    /// Goal-zone marks, apart from `props` so clearing them is a memset.
+    zones: Vec<Zone>,
     pre: Vec<u32>,
     eff: Vec<u32>,
     pre_of: Vec<u32>,
@@ -70,7 +71,6 @@ pub struct LmCut {
     /// Depth-first marking: (proposition, index of its next achiever).
     zone_stack: Vec<(u32, u32)>,
     cut: Vec<u32>,
-    touched: Vec<u32>,
     /// Numbers the cut rounds (see `Op::achieves_zone_round`).
     round: u32,
 }
@@ -136,16 +136,12 @@ impl LmCut {
                 pre_of.extend_from_slice(&pre_of_lists[p]);
                 let b = achievers.len() as u32;
                 achievers.extend_from_slice(&ach_lists[p]);
-                Prop {
-                    hmax: UNREACHED,
-                    zone: Zone::Unmarked,
-                    pre_of: (a, pre_of.len() as u32),
-                    achievers: (b, achievers.len() as u32),
-                }
+                Prop { hmax: UNREACHED, pre_of: (a, pre_of.len() as u32), achievers: (b, achievers.len() as u32) }
             })
             .collect();
         LmCut {
             ops,
+            zones: vec![Zone::Unmarked; num_props],
             props,
             pre,
             eff,
@@ -158,7 +154,6 @@ impl LmCut {
             stack: vec![],
             zone_stack: vec![],
             cut: vec![],
-            touched: vec![],
             round: 0,
         }
     }
@@ -295,15 +290,14 @@ impl LmCut {
                 continue;
             }
             let s = self.choose_supporter(o);
-            if at(&self.props, s as usize).zone != Zone::Goal {
+            if *at(&self.zones, s as usize) != Zone::Goal {
                 self.enter_goal_zone(s);
             }
         }
     }
 
     fn enter_goal_zone(&mut self, p: u32) {
-        at_mut(&mut self.props, p as usize).zone = Zone::Goal;
-        self.touched.push(p);
+        *at_mut(&mut self.zones, p as usize) = Zone::Goal;
         self.zone_stack.push((p, 0));
     }
 
@@ -312,7 +306,7 @@ impl LmCut {
         let op = *at(&self.ops, o as usize);
         let tied = |q: u32| at(&self.props, q as usize).hmax == op.supporter_cost;
         let pres = &self.pre[range(op.pre)];
-        let in_zone = pres.iter().copied().find(|&q| tied(q) && at(&self.props, q as usize).zone == Zone::Goal);
+        let in_zone = pres.iter().copied().find(|&q| tied(q) && *at(&self.zones, q as usize) == Zone::Goal);
         let chosen = in_zone.or_else(|| {
             pres.iter().copied().find(|&q| {
                 tied(q)
@@ -336,10 +330,9 @@ impl LmCut {
         self.stack.clear();
         for i in 0..self.init_props.len() {
             let p = self.init_props[i];
-            let prop = &mut self.props[p as usize];
-            if prop.zone == Zone::Unmarked {
-                prop.zone = Zone::BeforeGoal;
-                self.touched.push(p);
+            let zone = &mut self.zones[p as usize];
+            if *zone == Zone::Unmarked {
+                *zone = Zone::BeforeGoal;
             }
             self.stack.push(p);
         }
@@ -357,10 +350,9 @@ impl LmCut {
                 }
                 for j in range(effs) {
                     let e = *at(&self.eff, j);
-                    let prop = at_mut(&mut self.props, e as usize);
-                    if prop.zone == Zone::Unmarked {
-                        prop.zone = Zone::BeforeGoal;
-                        self.touched.push(e);
+                    let zone = at_mut(&mut self.zones, e as usize);
+                    if *zone == Zone::Unmarked {
+                        *zone = Zone::BeforeGoal;
                         self.stack.push(e);
                     }
                 }
@@ -368,11 +360,10 @@ impl LmCut {
         }
     }
 
+    /// Unmarks every proposition. The forward exploration marks most of
+    /// them, so one pass over the table is cheaper than remembering which.
     fn clear_zones(&mut self) {
-        for &p in &self.touched {
-            self.props[p as usize].zone = Zone::Unmarked;
-        }
-        self.touched.clear();
+        self.zones.fill(Zone::Unmarked);
     }
 
     /// The LM-cut value of `state` (`DEAD_END` if the goal is relaxed-unreachable).
