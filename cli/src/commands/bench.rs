@@ -245,6 +245,12 @@ fn print_row(r: &Row, which: Which) {
     }
 }
 
+fn median(values: &[f64]) -> Option<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    (!v.is_empty()).then(|| v[v.len() / 2])
+}
+
 fn summarize(rows: &[Row], which: Which, json: bool) -> Result<()> {
     let ours_search: f64 = rows.iter().map(|r| r.search_cpu_s).sum();
     let ours_e2e: f64 = rows.iter().map(|r| r.end_to_end_s).sum();
@@ -275,6 +281,8 @@ fn summarize(rows: &[Row], which: Which, json: bool) -> Result<()> {
             .then(|| (ours_evals_matched as f64 / ours_search_matched) / (fd_evals as f64 / fd_search)),
         "end_to_end_speedup_geomean": geo,
         "end_to_end_speedup_min": speedups.iter().cloned().reduce(f64::min),
+        "end_to_end_speedup_median": median(&speedups),
+        "end_to_end_at_least_10x": speedups.iter().filter(|&&s| s >= 10.0).count(),
     });
     if json {
         println!("{summary}");
