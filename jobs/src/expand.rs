@@ -1,0 +1,133 @@
+//! From a grid to the DAG of jobs.
+//!
+//! generate -> label -> (train -> evaluate, plan). Baseline plan jobs read
+//! only the generated test instance. Jobs come out in dependency order, each
+//! once: the key makes duplicates (a Gaussian model asked for under several
+//! bounds, an instance two grids share) the same job.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::grid::{Distribution, Grid, Split};
+use crate::spec::{Job, JobKind, JobSpec, PlanHeuristic};
+use crate::JobKey;
+
+/// The jobs of a grid, in dependency order.
+#[derive(Debug, Default)]
+pub struct Expansion {
+    pub jobs: Vec<Job>,
+}
+
+impl Expansion {
+    fn add(&mut self, seen: &mut HashSet<JobKey>, job: Job) -> JobKey {
+        let key = job.key.clone();
+        if seen.insert(key.clone()) {
+            self.jobs.push(job);
+        }
+        key
+    }
+
+    /// Number of jobs per kind.
+    pub fn counts(&self) -> BTreeMap<JobKind, usize> {
+        let mut m = BTreeMap::new();
+        for j in &self.jobs {
+            *m.entry(j.spec.kind()).or_insert(0) += 1;
+        }
+        m
+    }
+}
+
+/// The instances sampled for planning: a deterministic choice by key, so the
+/// same grid always plans on the same instances.
+fn planning_sample(keys: &[JobKey], n: Option<usize>) -> Vec<JobKey> {
+    let mut ranked: Vec<(JobKey, JobKey)> =
+        keys.iter().map(|k| (JobKey::of(&("planning-sample", k.as_str()), &[]), k.clone())).collect();
+    ranked.sort();
+    let n = n.unwrap_or(keys.len()).min(keys.len());
+    let mut chosen: Vec<JobKey> = ranked.into_iter().take(n).map(|(_, k)| k).collect();
+    // Keep generation order among the chosen, for readable listings.
+    chosen.sort_by_key(|k| keys.iter().position(|x| x == k));
+    chosen
+}
+
+pub fn expand(grid: &Grid) -> Expansion {
+    let mut out = Expansion::default();
+    let mut seen = HashSet::new();
+    let default_solve = grid.limits.generate.unwrap_or_default();
+    let plan_limits = grid.limits.plan.unwrap_or_default();
+    for (domain, spec) in &grid.domains {
+        let mut generated: BTreeMap<Split, Vec<JobKey>> = BTreeMap::new();
+        let mut labels: BTreeMap<Split, Vec<JobKey>> = BTreeMap::new();
+        for split in Split::ALL {
+            let s = spec.split(split);
+            let limits = s.limits.unwrap_or(default_solve);
+            for params in s.combinations(domain) {
+                for &seed in &s.seeds.0 {
+                    let g = Job::new(JobSpec::Generate { domain: domain.clone(), split, params, seed, limits }, vec![]);
+                    let gk = out.add(&mut seen, g);
+                    let l = Job::new(JobSpec::Label { domain: domain.clone(), split }, vec![gk.clone()]);
+                    let lk = out.add(&mut seen, l);
+                    generated.entry(split).or_default().push(gk);
+                    labels.entry(split).or_default().push(lk);
+                }
+            }
+        }
+        let test_instances = generated.get(&Split::Test).cloned().unwrap_or_default();
+        let planning = planning_sample(&test_instances, spec.test.planning);
+
+        if let Some(b) = &grid.baselines {
+            for name in &b.heuristics {
+                for inst in &planning {
+                    let spec = JobSpec::Plan {
+                        domain: domain.clone(),
+                        heuristic: PlanHeuristic::Classical { name: name.clone() },
+                        limits: plan_limits,
+                    };
+                    out.add(&mut seen, Job::new(spec, vec![inst.clone()]));
+                }
+            }
+        }
+
+        let Some(l) = &grid.learning else { continue };
+        let mut train_inputs = labels.get(&Split::Train).cloned().unwrap_or_default();
+        train_inputs.extend(labels.get(&Split::Validation).cloned().unwrap_or_default());
+        let test_labels = labels.get(&Split::Test).cloned().unwrap_or_default();
+        for &model in &l.models {
+            for &distribution in &l.distributions {
+                for &sigma in &l.sigma {
+                    for &residual in &l.residuals {
+                        for &bound in &l.bounds {
+                            for &seed in &grid.seeds.0 {
+                                let train = JobSpec::Train {
+                                    domain: domain.clone(),
+                                    model,
+                                    distribution,
+                                    sigma,
+                                    // The Gaussian's training ignores the bound: one job serves all bounds.
+                                    bound: (distribution == Distribution::Truncated).then_some(bound),
+                                    residual,
+                                    seed,
+                                    steps: l.steps,
+                                    train_instances: l.train_instances,
+                                };
+                                let tk = out.add(&mut seen, Job::new(train, train_inputs.clone()));
+                                let mut eval_inputs = vec![tk.clone()];
+                                eval_inputs.extend(test_labels.iter().cloned());
+                                let eval = JobSpec::Evaluate { domain: domain.clone(), bound };
+                                out.add(&mut seen, Job::new(eval, eval_inputs));
+                                for inst in &planning {
+                                    let plan = JobSpec::Plan {
+                                        domain: domain.clone(),
+                                        heuristic: PlanHeuristic::Learned,
+                                        limits: plan_limits,
+                                    };
+                                    out.add(&mut seen, Job::new(plan, vec![tk.clone(), inst.clone()]));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,121 @@
+//! Grid files: strict parsing with key paths, and their expansion into jobs.
+
+use jobs::expand::expand;
+use jobs::grid::Grid;
+use jobs::{JobKind, JobSpec};
+
+fn smoke_text() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap()
+}
+
+fn err(text: &str) -> String {
+    Grid::parse(text, "g.toml").unwrap_err().to_string()
+}
+
+#[test]
+fn smoke_grid_expands_into_generate_label_and_plan_jobs() {
+    let grid = Grid::parse(&smoke_text(), "smoke.toml").unwrap();
+    let e = expand(&grid);
+    let c = e.counts();
+    // gripper: 3x2 + 2x2 + 3x1 = 13 instances; blocksworld: the same shape.
+    assert_eq!(c[&JobKind::Generate], 26);
+    assert_eq!(c[&JobKind::Label], 26);
+    // 5 heuristics x 2 planning instances x 2 domains.
+    assert_eq!(c[&JobKind::Plan], 20);
+    assert!(!c.contains_key(&JobKind::Train));
+    // Dependency order: every input appears before its consumer.
+    let mut seen = std::collections::HashSet::new();
+    for j in &e.jobs {
+        for i in &j.inputs {
+            assert!(seen.contains(i), "{:?} before its input", j.spec.kind());
+        }
+        assert!(seen.insert(j.key.clone()), "duplicate key");
+    }
+}
+
+#[test]
+fn keys_are_deterministic_and_shared_across_grids() {
+    let a = expand(&Grid::parse(&smoke_text(), "a").unwrap());
+    let b = expand(&Grid::parse(&smoke_text().replace("name = \"smoke\"", "name = \"other\""), "b").unwrap());
+    let keys = |e: &jobs::expand::Expansion| e.jobs.iter().map(|j| j.key.clone()).collect::<Vec<_>>();
+    assert_eq!(keys(&a), keys(&b), "the grid's name is not part of any job");
+    // A grid that overlaps (one more test seed) reuses every common job.
+    let bigger = expand(
+        &Grid::parse(&smoke_text().replacen("seeds = \"1..3\"\nballs = [6]", "seeds = \"1..4\"\nballs = [6]", 1), "c")
+            .unwrap(),
+    );
+    let big: std::collections::HashSet<_> = keys(&bigger).into_iter().collect();
+    let gen_a: Vec<_> = a.jobs.iter().filter(|j| j.spec.kind() != JobKind::Plan).map(|j| j.key.clone()).collect();
+    assert!(gen_a.iter().all(|k| big.contains(k)));
+    assert_eq!(bigger.counts()[&JobKind::Generate], 27);
+}
+
+#[test]
+fn changing_a_parameter_changes_the_key() {
+    let a = expand(&Grid::parse(&smoke_text(), "a").unwrap());
+    let b = expand(
+        &Grid::parse(
+            &smoke_text().replace("time_s = 30\nmemory_mib = 1024\ntries", "time_s = 31\nmemory_mib = 1024\ntries"),
+            "b",
+        )
+        .unwrap(),
+    );
+    let ga: Vec<_> = a.jobs.iter().filter(|j| j.spec.kind() == JobKind::Generate).map(|j| &j.key).collect();
+    let gb: Vec<_> = b.jobs.iter().filter(|j| j.spec.kind() == JobKind::Generate).map(|j| &j.key).collect();
+    assert!(ga.iter().zip(&gb).all(|(x, y)| x != y));
+}
+
+#[test]
+fn learning_axes_cross_and_gaussians_are_shared_across_bounds() {
+    let text = format!(
+        "{}\n[learning]\nmodels = [\"linear\"]\ndistributions = [\"gaussian\", \"truncated\"]\nsigma = [\"learn\", \"fixed\"]\nbounds = [\"lmcut\", \"hmax\"]\nresiduals = [\"none\", \"ff\"]\nsteps = 100\n",
+        smoke_text()
+    );
+    let e = expand(&Grid::parse(&text, "l").unwrap());
+    let c = e.counts();
+    // Per domain: gaussian 1x2x2 (bound ignored) + truncated 2x2x2 = 12 trainings, 1 seed.
+    assert_eq!(c[&JobKind::Train], 2 * 12);
+    // Evaluations: every (distribution, sigma, residual, bound) cell = 16 per domain.
+    assert_eq!(c[&JobKind::Evaluate], 2 * 16);
+    let train_inputs = e.jobs.iter().find(|j| j.spec.kind() == JobKind::Train).unwrap().inputs.len();
+    assert_eq!(train_inputs, 10, "train and validation labels of the domain");
+    assert!(e.jobs.iter().any(|j| matches!(j.spec, JobSpec::Train { bound: None, .. })));
+}
+
+#[test]
+fn errors_name_the_key_path() {
+    let e = err(&smoke_text().replace("balls = [6]", "balls = [6]\nbalss = 3"));
+    assert!(e.contains("domains.gripper.test"), "{e}");
+    assert!(e.contains("balss"), "{e}");
+    let e = err(&smoke_text().replace("balls = [6]", "balls = \"9..x\""));
+    assert!(e.contains("domains.gripper.test.balls"), "{e}");
+    assert!(e.contains("range"), "{e}");
+    let e = err(&smoke_text().replace("balls = [6]", "blocks = [6]"));
+    assert!(e.contains("domains.gripper.test.blocks: does not apply to gripper"), "{e}");
+    let e = err(&smoke_text().replace("[domains.gripper.test]", "[domains.gripper.test]\nlimits = { time_s = -1 }"));
+    assert!(e.contains("domains.gripper.test.limits.time_s"), "{e}");
+    let e = err(&smoke_text().replace("\"ff\", \"goalcount\"", "\"ff\", \"fancy\""));
+    assert!(e.contains("baselines.heuristics[1]: unknown heuristic `fancy`"), "{e}");
+    let e = err(&smoke_text()
+        .replace("[domains.blocksworld.train]", "[domains.sokoban.train]\nseeds = 1\n[domains.blocksworld.train]"));
+    assert!(e.contains("sokoban"), "{e}");
+    let e = err("name = \"x\"\nseeds = [1]\ndomains = {}\n[limits.plan]\nmax_evaluation = 3\n");
+    assert!(e.contains("limits.plan"), "{e}");
+    let e = err("name = \"x\"\nseeds = [1\n");
+    assert!(e.starts_with("g.toml:"), "{e}");
+}
+
+#[test]
+fn generator_seeds_differ_by_split_and_attempt() {
+    use jobs::grid::Split;
+    use jobs::spec::generator_seed;
+    let s = [
+        generator_seed(Split::Train, 1, 0),
+        generator_seed(Split::Test, 1, 0),
+        generator_seed(Split::Train, 1, 1),
+        generator_seed(Split::Train, 2, 0),
+    ];
+    let distinct: std::collections::HashSet<_> = s.iter().collect();
+    assert_eq!(distinct.len(), 4);
+    assert_eq!(generator_seed(Split::Train, 1, 0), s[0]);
+}
