@@ -1,0 +1,69 @@
+//! Submitting grids into a real PostgreSQL (one throwaway database per test).
+
+use jobs::expand::expand;
+use jobs::grid::Grid;
+use schema::testing::TestDatabase;
+
+fn smoke() -> (String, Grid) {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let grid = Grid::parse(&text, "smoke.toml").unwrap();
+    (text, grid)
+}
+
+#[tokio::test]
+async fn submitting_twice_reuses_every_job() {
+    let db = TestDatabase::create().await;
+    let (text, grid) = smoke();
+    let jobs = expand(&grid).jobs;
+    let a = schema::create_experiment(&db.pool, &grid.name, &grid.description, &text).await.unwrap();
+    let first = schema::submit_jobs(&db.pool, a, &jobs, false).await.unwrap();
+    assert_eq!(first.new, jobs.len());
+    assert_eq!(first.existing, 0);
+    let b = schema::create_experiment(&db.pool, &grid.name, &grid.description, &text).await.unwrap();
+    let second = schema::submit_jobs(&db.pool, b, &jobs, false).await.unwrap();
+    assert_eq!(second, schema::Submitted { new: 0, existing: jobs.len() });
+    let (n,): (i64,) = sqlx::query_as("SELECT count(*) FROM jobs").fetch_one(&db.pool).await.unwrap();
+    assert_eq!(n as usize, jobs.len());
+    let counts = schema::status_counts(&db.pool, b).await.unwrap();
+    assert_eq!(counts["pending"] as usize, jobs.len());
+    assert_eq!(counts["succeeded"], 0);
+}
+
+#[tokio::test]
+async fn axes_are_typed_columns_and_the_dag_is_stored() {
+    let db = TestDatabase::create().await;
+    let (text, grid) = smoke();
+    let jobs = expand(&grid).jobs;
+    let e = schema::create_experiment(&db.pool, &grid.name, "", &text).await.unwrap();
+    schema::submit_jobs(&db.pool, e, &jobs, false).await.unwrap();
+    let rows: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT domain, split, count(*) FROM jobs WHERE kind = 'generate' GROUP BY domain, split ORDER BY 1, 2",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(rows.len(), 6);
+    assert!(rows.contains(&("gripper".into(), "train".into(), 6)));
+    let (edges,): (i64,) = sqlx::query_as("SELECT count(*) FROM job_inputs").fetch_one(&db.pool).await.unwrap();
+    let expected: usize = jobs.iter().map(|j| j.inputs.len()).sum();
+    assert_eq!(edges as usize, expected);
+    let (heuristics,): (i64,) = sqlx::query_as("SELECT count(DISTINCT heuristic) FROM jobs WHERE kind = 'plan'")
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(heuristics, 5);
+}
+
+#[tokio::test]
+async fn force_sends_known_jobs_back_to_pending() {
+    let db = TestDatabase::create().await;
+    let (text, grid) = smoke();
+    let jobs = expand(&grid).jobs;
+    let e = schema::create_experiment(&db.pool, &grid.name, "", &text).await.unwrap();
+    schema::submit_jobs(&db.pool, e, &jobs, false).await.unwrap();
+    sqlx::query("UPDATE jobs SET status = 'succeeded', attempts = 1").execute(&db.pool).await.unwrap();
+    schema::submit_jobs(&db.pool, e, &jobs, false).await.unwrap();
+    assert_eq!(schema::status_counts(&db.pool, e).await.unwrap()["succeeded"] as usize, jobs.len());
+    schema::submit_jobs(&db.pool, e, &jobs, true).await.unwrap();
+    assert_eq!(schema::status_counts(&db.pool, e).await.unwrap()["pending"] as usize, jobs.len());
+}
