@@ -31,6 +31,10 @@ enum Command {
     Validate(commands::validate::Args),
     /// Benchmark the planner, beside Fast Downward when it is installed.
     Bench(commands::bench::Args),
+    /// Expand a grid file into jobs and record them (resume is the default).
+    Submit(commands::farm::SubmitArgs),
+    /// Progress of an experiment: jobs per state.
+    Status(commands::farm::StatusArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +46,8 @@ fn main() -> ExitCode {
         Command::Domain(a) => commands::generate::run_domain(a),
         Command::Validate(a) => commands::validate::run(a),
         Command::Bench(a) => commands::bench::run(a),
+        Command::Submit(a) => commands::farm::submit(a),
+        Command::Status(a) => commands::farm::status(a),
     };
     match result {
         Ok(code) => code,

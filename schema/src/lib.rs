@@ -32,6 +32,41 @@ pub async fn connect(url: &str) -> Result<PgPool, DbError> {
     Ok(pool)
 }
 
+/// Like [`connect`], but creates the database first if the server does not
+/// have it yet (a new user's first `hfarm submit`).
+pub async fn connect_creating(url: &str) -> Result<PgPool, DbError> {
+    match connect(url).await {
+        Err(DbError::Connect { source: sqlx::Error::Database(e), .. }) if e.code().as_deref() == Some("3D000") => {
+            let (server, name) = split_database(url);
+            use sqlx::{Connection, Executor};
+            let mut admin = sqlx::PgConnection::connect(&format!("{server}/postgres{}", query_part(url)))
+                .await
+                .map_err(|source| DbError::Connect { url: redact(url), source })?;
+            let quoted = format!("\"{}\"", name.replace('"', "\"\""));
+            admin.execute(format!("CREATE DATABASE {quoted}").as_str()).await?;
+            connect(url).await
+        }
+        other => other,
+    }
+}
+
+/// `postgres://u@h:p/db?x` -> (`postgres://u@h:p`, `db`).
+fn split_database(url: &str) -> (String, String) {
+    let without_query = url.split('?').next().unwrap_or(url);
+    let scheme_end = without_query.find("://").map_or(0, |i| i + 3);
+    match without_query[scheme_end..].find('/') {
+        Some(i) => {
+            let at = scheme_end + i;
+            (without_query[..at].to_string(), without_query[at + 1..].to_string())
+        }
+        None => (without_query.to_string(), String::new()),
+    }
+}
+
+fn query_part(url: &str) -> &str {
+    url.find('?').map_or("", |i| &url[i..])
+}
+
 /// The URL without its password, for messages.
 fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {

@@ -67,3 +67,20 @@ async fn force_sends_known_jobs_back_to_pending() {
     schema::submit_jobs(&db.pool, e, &jobs, true).await.unwrap();
     assert_eq!(schema::status_counts(&db.pool, e).await.unwrap()["pending"] as usize, jobs.len());
 }
+
+#[tokio::test]
+async fn connect_creating_makes_a_missing_database() {
+    let admin = schema::testing::admin_url();
+    let name = format!("hfarm_test_new_{}", uuid::Uuid::new_v4().simple());
+    let url = match admin.rfind('/') {
+        Some(i) => format!("{}/{name}", &admin[..i]),
+        None => unreachable!(),
+    };
+    let pool = schema::connect_creating(&url).await.unwrap();
+    let (n,): (i64,) = sqlx::query_as("SELECT count(*) FROM jobs").fetch_one(&pool).await.unwrap();
+    assert_eq!(n, 0);
+    pool.close().await;
+    use sqlx::{Connection, Executor};
+    let mut c = sqlx::PgConnection::connect(&admin).await.unwrap();
+    c.execute(format!("DROP DATABASE {name} WITH (FORCE)").as_str()).await.unwrap();
+}

@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod farm;
 pub mod generate;
 pub mod heuristics;
 pub mod plan;
