@@ -1,6 +1,8 @@
 //! The farm's PostgreSQL layer: migrations (applied at connect) and the
 //! queries the coordinator, workers and status API share.
 
+pub mod lifecycle;
+
 use std::collections::BTreeMap;
 
 use jobs::{Job, JobSpec};

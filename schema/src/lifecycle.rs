@@ -1,0 +1,200 @@
+//! A job's life as conditional updates on its row (see ARCHITECTURE.md,
+//! "Dispatch design"). Every transition names the state it comes from, so a
+//! duplicate delivery, a late worker or a racing scheduler changes nothing.
+
+use sqlx::{PgConnection, PgPool};
+
+use crate::DbError;
+
+/// A job handed to a worker by [`claim`].
+#[derive(Debug, Clone)]
+pub struct Claimed {
+    pub key: String,
+    pub spec: serde_json::Value,
+    pub attempts: i32,
+    /// Input keys in order.
+    pub inputs: Vec<String>,
+}
+
+/// A job to (re)announce on its Redis queue.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Ready {
+    pub key: String,
+    pub resource: String,
+}
+
+/// Moves up to `limit` jobs to `queued`: pending jobs whose inputs all
+/// succeeded, and failed jobs with attempts left. Returns them for pushing.
+pub async fn promote_ready(pool: &PgPool, limit: i64) -> Result<Vec<Ready>, DbError> {
+    Ok(sqlx::query_as(
+        "UPDATE jobs SET status = 'queued', queued_at = now(), worker = NULL, lease_expires_at = NULL
+         WHERE key IN (
+             SELECT j.key FROM jobs j
+             WHERE (j.status = 'pending'
+                    AND NOT EXISTS (SELECT 1 FROM job_inputs i JOIN jobs d ON d.key = i.input
+                                    WHERE i.job = j.key AND d.status <> 'succeeded'))
+                OR j.status = 'failed'
+             ORDER BY j.created_at
+             LIMIT $1
+             FOR UPDATE SKIP LOCKED)
+         RETURNING key, resource",
+    )
+    .bind(limit)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Takes a queued job for `worker` with a lease; None if it is not queued
+/// (already taken, finished, cancelled: a duplicate or stale message).
+pub async fn claim(pool: &PgPool, key: &str, worker: &str, lease_s: f64) -> Result<Option<Claimed>, DbError> {
+    let row: Option<(serde_json::Value, i32)> = sqlx::query_as(
+        "UPDATE jobs SET status = 'running', worker = $2, attempts = attempts + 1, started_at = now(),
+                lease_expires_at = now() + make_interval(secs => $3)
+         WHERE key = $1 AND status = 'queued'
+         RETURNING spec, attempts",
+    )
+    .bind(key)
+    .bind(worker)
+    .bind(lease_s)
+    .fetch_optional(pool)
+    .await?;
+    let Some((spec, attempts)) = row else { return Ok(None) };
+    let inputs: Vec<(String,)> = sqlx::query_as("SELECT input FROM job_inputs WHERE job = $1 ORDER BY position")
+        .bind(key)
+        .fetch_all(pool)
+        .await?;
+    Ok(Some(Claimed { key: key.to_string(), spec, attempts, inputs: inputs.into_iter().map(|(k,)| k).collect() }))
+}
+
+/// Extends the lease; false if the job is no longer ours (lease lost).
+pub async fn heartbeat(pool: &PgPool, key: &str, worker: &str, lease_s: f64) -> Result<bool, DbError> {
+    let n = sqlx::query(
+        "UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3)
+         WHERE key = $1 AND worker = $2 AND status = 'running'",
+    )
+    .bind(key)
+    .bind(worker)
+    .bind(lease_s)
+    .execute(pool)
+    .await?
+    .rows_affected();
+    Ok(n == 1)
+}
+
+/// Marks the job succeeded inside the caller's transaction (which also wrote
+/// its results). False if the job is no longer ours: roll the results back.
+pub async fn finish(tx: &mut PgConnection, key: &str, worker: &str) -> Result<bool, DbError> {
+    let n = sqlx::query(
+        "UPDATE jobs SET status = 'succeeded', finished_at = now(), lease_expires_at = NULL, last_error = NULL
+         WHERE key = $1 AND worker = $2 AND status = 'running'",
+    )
+    .bind(key)
+    .bind(worker)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    Ok(n == 1)
+}
+
+/// What became of a failed attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// Will be queued again.
+    Retry,
+    /// Out of attempts: `dead`, with its error, until someone retries it.
+    Dead,
+    /// The job was not ours any more; nothing changed.
+    NotOurs,
+}
+
+pub async fn fail(pool: &PgPool, key: &str, worker: &str, error: &str) -> Result<Failure, DbError> {
+    let row: Option<(String,)> = sqlx::query_as(
+        "UPDATE jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead'::job_status ELSE 'failed'::job_status END,
+                last_error = $3, finished_at = now(), lease_expires_at = NULL
+         WHERE key = $1 AND worker = $2 AND status = 'running'
+         RETURNING status::text",
+    )
+    .bind(key)
+    .bind(worker)
+    .bind(error)
+    .fetch_optional(pool)
+    .await?;
+    Ok(match row.as_ref().map(|(s,)| s.as_str()) {
+        Some("dead") => Failure::Dead,
+        Some(_) => Failure::Retry,
+        None => Failure::NotOurs,
+    })
+}
+
+/// Gives a running job back (a worker stopping with SIGTERM): queued again,
+/// this attempt not counted.
+pub async fn hand_back(pool: &PgPool, key: &str, worker: &str) -> Result<Option<Ready>, DbError> {
+    Ok(sqlx::query_as(
+        "UPDATE jobs SET status = 'queued', queued_at = now(), worker = NULL, lease_expires_at = NULL,
+                attempts = greatest(attempts - 1, 0)
+         WHERE key = $1 AND worker = $2 AND status = 'running'
+         RETURNING key, resource",
+    )
+    .bind(key)
+    .bind(worker)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// Running jobs whose lease ran out (their worker died): queued again, or
+/// dead when out of attempts. Returns those to push.
+pub async fn requeue_expired(pool: &PgPool) -> Result<Vec<Ready>, DbError> {
+    sqlx::query(
+        "UPDATE jobs SET status = 'dead', finished_at = now(), lease_expires_at = NULL,
+                last_error = coalesce(last_error || '; ', '') || 'lease expired (worker ' || coalesce(worker, '?') || ' lost)'
+         WHERE status = 'running' AND lease_expires_at < now() AND attempts >= max_attempts",
+    )
+    .execute(pool)
+    .await?;
+    Ok(sqlx::query_as(
+        "UPDATE jobs SET status = 'queued', queued_at = now(), worker = NULL, lease_expires_at = NULL
+         WHERE status = 'running' AND lease_expires_at < now()
+         RETURNING key, resource",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Queued jobs nobody claimed for `older_than_s` (Redis lost them: flushed or
+/// restarted): returned to be pushed again. Duplicates in Redis are harmless.
+pub async fn stale_queued(pool: &PgPool, older_than_s: f64) -> Result<Vec<Ready>, DbError> {
+    Ok(sqlx::query_as(
+        "UPDATE jobs SET queued_at = now()
+         WHERE status = 'queued' AND queued_at < now() - make_interval(secs => $1)
+         RETURNING key, resource",
+    )
+    .bind(older_than_s)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Sends a dead, failed or cancelled job back to pending with fresh attempts.
+pub async fn retry(pool: &PgPool, key: &str) -> Result<bool, DbError> {
+    let n = sqlx::query(
+        "UPDATE jobs SET status = 'pending', attempts = 0, last_error = NULL, worker = NULL
+         WHERE key = $1 AND status IN ('dead', 'failed', 'cancelled')",
+    )
+    .bind(key)
+    .execute(pool)
+    .await?
+    .rows_affected();
+    Ok(n == 1)
+}
+
+/// Cancels a job that has not finished.
+pub async fn cancel(pool: &PgPool, key: &str) -> Result<bool, DbError> {
+    let n = sqlx::query(
+        "UPDATE jobs SET status = 'cancelled', finished_at = now(), lease_expires_at = NULL
+         WHERE key = $1 AND status IN ('pending', 'queued', 'running', 'failed')",
+    )
+    .bind(key)
+    .execute(pool)
+    .await?
+    .rows_affected();
+    Ok(n == 1)
+}

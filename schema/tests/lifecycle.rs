@@ -1,0 +1,119 @@
+//! The job lifecycle's guarantees, on a real PostgreSQL.
+
+use jobs::expand::expand;
+use jobs::grid::Grid;
+use schema::lifecycle::{self, Failure};
+use schema::testing::TestDatabase;
+
+async fn smoke_db() -> (TestDatabase, uuid::Uuid, Vec<jobs::Job>) {
+    let db = TestDatabase::create().await;
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let grid = Grid::parse(&text, "smoke.toml").unwrap();
+    let jobs = expand(&grid).jobs;
+    let e = schema::create_experiment(&db.pool, "smoke", "", &text).await.unwrap();
+    schema::submit_jobs(&db.pool, e, &jobs, false).await.unwrap();
+    (db, e, jobs)
+}
+
+async fn succeed(db: &TestDatabase, key: &str, worker: &str) -> bool {
+    let mut tx = db.pool.begin().await.unwrap();
+    let ok = lifecycle::finish(&mut tx, key, worker).await.unwrap();
+    if ok {
+        tx.commit().await.unwrap();
+    } else {
+        tx.rollback().await.unwrap();
+    }
+    ok
+}
+
+#[tokio::test]
+async fn only_jobs_whose_inputs_succeeded_become_ready() {
+    let (db, _, jobs) = smoke_db().await;
+    let ready = lifecycle::promote_ready(&db.pool, 1000).await.unwrap();
+    let generate: Vec<_> = jobs.iter().filter(|j| j.inputs.is_empty()).collect();
+    assert_eq!(ready.len(), generate.len(), "only input-less jobs are ready at first");
+    assert!(ready.iter().all(|r| r.resource == "cpu"));
+    assert!(lifecycle::promote_ready(&db.pool, 1000).await.unwrap().is_empty(), "queued jobs are not promoted twice");
+    let first = &generate[0].key.0;
+    assert!(lifecycle::claim(&db.pool, first, "w1", 60.0).await.unwrap().is_some());
+    assert!(succeed(&db, first, "w1").await);
+    let next = lifecycle::promote_ready(&db.pool, 1000).await.unwrap();
+    let consumers: Vec<_> =
+        jobs.iter().filter(|j| j.inputs.iter().any(|i| &i.0 == first)).map(|j| j.key.0.clone()).collect();
+    assert!(!consumers.is_empty());
+    assert!(next.iter().all(|r| consumers.contains(&r.key)), "{next:?}");
+    assert_eq!(
+        next.len(),
+        consumers.iter().filter(|c| jobs.iter().find(|j| &j.key.0 == *c).unwrap().inputs.len() == 1).count()
+    );
+}
+
+#[tokio::test]
+async fn a_duplicate_delivery_runs_and_records_once() {
+    let (db, e, _) = smoke_db().await;
+    let ready = lifecycle::promote_ready(&db.pool, 1).await.unwrap();
+    let key = &ready[0].key;
+    let a = lifecycle::claim(&db.pool, key, "w1", 60.0).await.unwrap();
+    let b = lifecycle::claim(&db.pool, key, "w2", 60.0).await.unwrap();
+    assert!(a.is_some() && b.is_none(), "the second delivery must find the job taken");
+    assert!(succeed(&db, key, "w1").await);
+    assert!(!succeed(&db, key, "w2").await, "a stale worker cannot finish it");
+    assert!(lifecycle::claim(&db.pool, key, "w3", 60.0).await.unwrap().is_none());
+    let counts = schema::status_counts(&db.pool, e).await.unwrap();
+    assert_eq!(counts["succeeded"], 1);
+}
+
+#[tokio::test]
+async fn a_poison_job_is_dead_after_its_attempts_with_its_error() {
+    let (db, _, _) = smoke_db().await;
+    let key = lifecycle::promote_ready(&db.pool, 1).await.unwrap()[0].key.clone();
+    let mut outcomes = vec![];
+    for attempt in 1..=3 {
+        let c = lifecycle::claim(&db.pool, &key, "w", 60.0).await.unwrap().expect("queued");
+        assert_eq!(c.attempts, attempt);
+        outcomes.push(lifecycle::fail(&db.pool, &key, "w", &format!("boom {attempt}")).await.unwrap());
+        let again = lifecycle::promote_ready(&db.pool, 1000).await.unwrap();
+        assert_eq!(again.iter().any(|r| r.key == key), attempt < 3);
+    }
+    assert_eq!(outcomes, vec![Failure::Retry, Failure::Retry, Failure::Dead]);
+    let (status, err): (String, String) = sqlx::query_as("SELECT status::text, last_error FROM jobs WHERE key = $1")
+        .bind(&key)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!((status.as_str(), err.as_str()), ("dead", "boom 3"));
+    assert!(lifecycle::retry(&db.pool, &key).await.unwrap());
+    assert!(lifecycle::promote_ready(&db.pool, 1000).await.unwrap().iter().any(|r| r.key == key));
+}
+
+#[tokio::test]
+async fn an_expired_lease_sends_the_job_back_and_the_lost_worker_cannot_finish() {
+    let (db, _, _) = smoke_db().await;
+    let key = lifecycle::promote_ready(&db.pool, 1).await.unwrap()[0].key.clone();
+    lifecycle::claim(&db.pool, &key, "killed", 0.05).await.unwrap().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    assert!(!lifecycle::heartbeat(&db.pool, &key, "other", 60.0).await.unwrap());
+    let back = lifecycle::requeue_expired(&db.pool).await.unwrap();
+    assert_eq!(back.len(), 1);
+    let c = lifecycle::claim(&db.pool, &key, "healthy", 60.0).await.unwrap().unwrap();
+    assert_eq!(c.attempts, 2);
+    assert!(!succeed(&db, &key, "killed").await);
+    assert!(lifecycle::heartbeat(&db.pool, &key, "healthy", 60.0).await.unwrap());
+    assert!(succeed(&db, &key, "healthy").await);
+}
+
+#[tokio::test]
+async fn stale_queued_jobs_are_announced_again_and_hand_back_keeps_the_attempt() {
+    let (db, _, _) = smoke_db().await;
+    let ready = lifecycle::promote_ready(&db.pool, 3).await.unwrap();
+    assert!(lifecycle::stale_queued(&db.pool, 60.0).await.unwrap().is_empty());
+    tokio::time::sleep(std::time::Duration::from_millis(120)).await;
+    assert_eq!(lifecycle::stale_queued(&db.pool, 0.1).await.unwrap().len(), 3);
+    let key = &ready[0].key;
+    lifecycle::claim(&db.pool, key, "w", 60.0).await.unwrap().unwrap();
+    assert!(lifecycle::hand_back(&db.pool, key, "w").await.unwrap().is_some());
+    let c = lifecycle::claim(&db.pool, key, "w2", 60.0).await.unwrap().unwrap();
+    assert_eq!(c.attempts, 1, "a handed-back attempt does not count");
+    assert!(lifecycle::cancel(&db.pool, key).await.unwrap());
+    assert!(!succeed(&db, key, "w2").await, "a cancelled job cannot succeed");
+}
