@@ -1,0 +1,231 @@
+//! The CPU work of each job kind, as plain functions of their inputs (no
+//! database, no Redis): easy to test, and run on blocking threads.
+
+use std::time::Duration;
+
+use jobs::grid::{PlanLimits, SolveLimits, Split};
+use planner::generate::{domain_pddl, generate, Params};
+use planner::ground::GroundOptions;
+use planner::heuristics::{self, Heuristic, RelaxedPlanFeatures};
+use planner::search::{astar, gbfs, Limits, SearchStatus};
+use planner::state::initial_state;
+use planner::successors::apply;
+use planner::Task;
+
+/// A generated instance with its optimal plan.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub domain_pddl: String,
+    pub problem_pddl: String,
+    pub generator_seed: u64,
+    pub tries: u32,
+    pub optimal_cost: u64,
+    pub plan: Vec<String>,
+    pub expansions: u64,
+    pub search_time_s: f64,
+}
+
+/// Generates until an instance is non-trivial and solved optimally within
+/// the limits, trying derived seeds up to `limits.tries` times.
+pub fn generate_instance(
+    domain: &str,
+    split: Split,
+    params: &Params,
+    seed: u64,
+    limits: &SolveLimits,
+) -> Result<Instance, String> {
+    let domain_text = domain_pddl(domain).ok_or_else(|| format!("unknown domain {domain}"))?;
+    let mut reasons = vec![];
+    for attempt in 0..limits.tries {
+        let gseed = jobs::spec::generator_seed(split, seed, attempt);
+        let problem = generate(params, gseed)?;
+        let task = planner::load_task_from_text(domain_text, "domain.pddl", &problem, "problem.pddl")
+            .map_err(|e| e.to_string())?;
+        if planner::state::is_goal(&task, &initial_state(&task)) {
+            reasons.push("trivial".to_string());
+            continue;
+        }
+        let search_limits = Limits {
+            max_evaluations: None,
+            time_limit: Some(Duration::from_secs_f64(limits.time_s)),
+            memory_limit: Some((limits.memory_mib as usize).saturating_mul(1 << 20)),
+        };
+        let r = astar(&task, &mut heuristics::LmCut::new(&task), search_limits);
+        if r.status != SearchStatus::Solved {
+            reasons.push(r.status.as_str().to_string());
+            continue;
+        }
+        return Ok(Instance {
+            domain_pddl: domain_text.to_string(),
+            problem_pddl: problem,
+            generator_seed: gseed,
+            tries: attempt + 1,
+            optimal_cost: r.cost.unwrap_or(0),
+            plan: r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect(),
+            expansions: r.expansions,
+            search_time_s: r.search_time.as_secs_f64(),
+        });
+    }
+    Err(format!("no non-trivial instance solved within the limits in {} tries ({})", limits.tries, reasons.join(", ")))
+}
+
+/// One labelled state of an optimal plan.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LabelledState {
+    pub step: u32,
+    /// Every atom true in the state, static ones included, sorted.
+    pub atoms: Vec<String>,
+    pub h_star: u64,
+    pub lmcut: Option<f64>,
+    pub hmax: Option<f64>,
+    pub blind: Option<f64>,
+    pub hadd: Option<f64>,
+    pub ff: Option<f64>,
+    pub goalcount: Option<f64>,
+    pub deletes_ignored: Option<f64>,
+    pub mean_deletes_ignored: Option<f64>,
+}
+
+fn load(domain: &str, problem: &str, prune: bool) -> Result<Task, String> {
+    let d = planner::pddl::parse_domain(domain, "domain.pddl").map_err(|e| e.to_string())?;
+    let p = planner::pddl::parse_problem(problem, "problem.pddl", &d).map_err(|e| e.to_string())?;
+    planner::ground::ground_with(&d, &p, GroundOptions { prune_irrelevant: prune }).map_err(|e| e.to_string())
+}
+
+/// Replays `plan` from the initial state; returns the states s_0..s_n.
+fn replay(task: &Task, plan: &[String]) -> Result<Vec<Vec<u64>>, String> {
+    let by_name: std::collections::HashMap<&str, u32> =
+        task.operators.iter().enumerate().map(|(i, o)| (o.name.as_str(), i as u32)).collect();
+    let mut s = initial_state(task);
+    let mut out = vec![s.clone()];
+    let mut next = s.clone();
+    for step in plan {
+        let &op =
+            by_name.get(step.as_str()).ok_or_else(|| format!("plan step {step} is not an operator of the task"))?;
+        if !planner::successors::is_applicable(task, &s, op) {
+            return Err(format!("plan step {step} is not applicable"));
+        }
+        apply(task, &s, op, &mut next);
+        std::mem::swap(&mut s, &mut next);
+        out.push(s.clone());
+    }
+    Ok(out)
+}
+
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// Labels every state of an optimal plan: h* and the classical heuristics
+/// (on the pruned task, as Fast Downward computes them), atoms from the
+/// unpruned task (the complete relational state, for learners).
+pub fn label(domain: &str, problem: &str, plan: &[String]) -> Result<Vec<LabelledState>, String> {
+    let pruned = load(domain, problem, true)?;
+    let full = load(domain, problem, false)?;
+    let states = replay(&pruned, plan)?;
+    let full_states = replay(&full, plan)?;
+    let mut hs: Vec<(&str, Box<dyn Heuristic>)> = ["lmcut", "hmax", "blind", "hadd", "ff", "goalcount"]
+        .into_iter()
+        .map(|n| (n, heuristics::by_name(n, &pruned).expect("known heuristic")))
+        .collect();
+    let mut features = RelaxedPlanFeatures::new(&pruned);
+    let n = plan.len() as u64;
+    let mut out = vec![];
+    for (k, (s, fs)) in states.iter().zip(&full_states).enumerate() {
+        let mut v = std::collections::HashMap::new();
+        for (name, h) in hs.iter_mut() {
+            v.insert(*name, finite(h.evaluate(s)));
+        }
+        let f = features.features(s);
+        let mut atoms: Vec<String> = full.static_atoms.iter().map(|a| full.atom_name(a)).collect();
+        planner::state::for_each_fact(fs, |fact| atoms.push(full.fact_name(fact)));
+        atoms.sort();
+        out.push(LabelledState {
+            step: k as u32,
+            atoms,
+            h_star: n - k as u64,
+            lmcut: v["lmcut"],
+            hmax: v["hmax"],
+            blind: v["blind"],
+            hadd: v["hadd"],
+            ff: v["ff"],
+            goalcount: v["goalcount"],
+            deletes_ignored: f.map(|f| f.deletes_ignored),
+            mean_deletes_ignored: f.map(|f| f.mean_deletes_ignored),
+        });
+    }
+    Ok(out)
+}
+
+/// One greedy planning run.
+#[derive(Debug, Clone)]
+pub struct PlanRun {
+    pub status: SearchStatus,
+    pub cost: Option<u64>,
+    pub plan_length: Option<usize>,
+    pub evaluations: u64,
+    pub expansions: u64,
+    pub generated: u64,
+    pub search_time_s: f64,
+}
+
+/// GBFS with a classical heuristic under the paper's evaluation budget; an
+/// unsolved run counts the whole budget, as the paper does.
+pub fn plan_classical(domain: &str, problem: &str, heuristic: &str, limits: &PlanLimits) -> Result<PlanRun, String> {
+    let task = load(domain, problem, true)?;
+    let mut h = heuristics::by_name(heuristic, &task).ok_or_else(|| format!("unknown heuristic {heuristic}"))?;
+    let r = gbfs(
+        &task,
+        h.as_mut(),
+        Limits {
+            max_evaluations: Some(limits.max_evaluations),
+            time_limit: Some(Duration::from_secs_f64(limits.time_s)),
+            memory_limit: Some((limits.memory_mib as usize).saturating_mul(1 << 20)),
+        },
+    );
+    let solved = r.status == SearchStatus::Solved;
+    Ok(PlanRun {
+        status: r.status,
+        cost: r.cost,
+        plan_length: solved.then_some(r.plan.len()),
+        evaluations: if solved { r.evaluations } else { limits.max_evaluations },
+        expansions: r.expansions,
+        generated: r.generated,
+        search_time_s: r.search_time.as_secs_f64(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_instances_are_solved_labelled_and_planned() {
+        let limits = SolveLimits { time_s: 30.0, memory_mib: 512, tries: 20 };
+        let inst = generate_instance("gripper", Split::Train, &Params::Gripper { balls: 3 }, 1, &limits).unwrap();
+        assert!(inst.optimal_cost > 0);
+        assert_eq!(inst.plan.len() as u64, inst.optimal_cost);
+        let labels = label(&inst.domain_pddl, &inst.problem_pddl, &inst.plan).unwrap();
+        assert_eq!(labels.len(), inst.plan.len() + 1);
+        assert_eq!(labels[0].h_star, inst.optimal_cost);
+        assert_eq!(labels.last().unwrap().h_star, 0);
+        for l in &labels {
+            let (hmax, lmcut) = (l.hmax.unwrap(), l.lmcut.unwrap());
+            assert!(hmax <= lmcut && lmcut <= l.h_star as f64, "{l:?}");
+            assert!(l.atoms.iter().any(|a| a.starts_with("(room ")), "static atoms are part of the state");
+        }
+        let run = plan_classical(&inst.domain_pddl, &inst.problem_pddl, "ff", &PlanLimits::default()).unwrap();
+        assert_eq!(run.status, SearchStatus::Solved);
+        let budget = PlanLimits { max_evaluations: 1, ..PlanLimits::default() };
+        let cut = plan_classical(&inst.domain_pddl, &inst.problem_pddl, "blind", &budget).unwrap();
+        assert_eq!(cut.evaluations, 1);
+    }
+
+    #[test]
+    fn unsolvable_within_limits_fails_after_its_tries() {
+        let limits = SolveLimits { time_s: 0.000001, memory_mib: 512, tries: 3 };
+        let e =
+            generate_instance("blocksworld", Split::Test, &Params::Blocksworld { blocks: 14 }, 1, &limits).unwrap_err();
+        assert!(e.contains("3 tries"), "{e}");
+    }
+}

@@ -1,0 +1,2 @@
+pub mod compute;
+pub mod queue;
