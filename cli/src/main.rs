@@ -35,6 +35,10 @@ enum Command {
     Submit(commands::farm::SubmitArgs),
     /// Progress of an experiment: jobs per state.
     Status(commands::farm::StatusArgs),
+    /// Run the scheduler: announce ready jobs on Redis, recover lost ones.
+    Serve(commands::farm::ServeArgs),
+    /// Run a stateless worker that pulls and runs jobs.
+    Worker(commands::farm::WorkerArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +52,8 @@ fn main() -> ExitCode {
         Command::Bench(a) => commands::bench::run(a),
         Command::Submit(a) => commands::farm::submit(a),
         Command::Status(a) => commands::farm::status(a),
+        Command::Serve(a) => commands::farm::serve(a),
+        Command::Worker(a) => commands::farm::worker(a),
     };
     match result {
         Ok(code) => code,

@@ -50,3 +50,94 @@ fn dry_run_needs_no_database_and_malformed_grids_name_the_key() {
     assert!(err.contains("domains.gripper.test.bals"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A grid with one generate job that takes seconds (blocksworld 10, train
+/// seed 3: A*+LM-cut needs ~3 s) and a few quick ones.
+const SLOW_GRID: &str = r#"
+name = "slow"
+seeds = [1]
+[domains.blocksworld.train]
+seeds = "3..3"
+blocks = [10]
+[domains.blocksworld.validation]
+seeds = "1..1"
+blocks = [4]
+[domains.blocksworld.test]
+seeds = "1..1"
+blocks = [4]
+planning = 0
+"#;
+
+struct Proc(std::process::Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(args: &[&str], db: &str, prefix: &str) -> Proc {
+    Proc(
+        Command::new(env!("CARGO_BIN_EXE_hfarm"))
+            .args(args)
+            .env("DATABASE_URL", db)
+            .env("HFARM_REDIS_PREFIX", prefix)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn hfarm"),
+    )
+}
+
+async fn wait_for(what: &str, secs: u64, mut check: impl AsyncFnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while !check().await {
+        assert!(std::time::Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_worker_killed_mid_job_loses_nothing_and_the_job_completes_once() {
+    let db = TestDatabase::create().await;
+    let prefix = format!("hfarm-test-{}", db.name);
+    let dir = std::env::temp_dir().join(format!("hfarm-kill-{}", db.name));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("slow.toml");
+    std::fs::write(&grid, SLOW_GRID).unwrap();
+    let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let _serve = spawn(&["serve", "--requeue-after", "2"], &db.url, &prefix);
+    let mut victim = spawn(&["worker", "--lease", "1.5"], &db.url, &prefix);
+    let slow = "SELECT key FROM jobs WHERE kind = 'generate' AND split = 'train'";
+    let (slow_key,): (String,) = sqlx::query_as(slow).fetch_one(&db.pool).await.unwrap();
+    let pool = db.pool.clone();
+    let key = slow_key.clone();
+    wait_for("the slow job to run", 60, async || {
+        let (st,): (String,) =
+            sqlx::query_as("SELECT status::text FROM jobs WHERE key = $1").bind(&key).fetch_one(&pool).await.unwrap();
+        st == "running"
+    })
+    .await;
+    victim.0.kill().unwrap(); // SIGKILL
+    victim.0.wait().unwrap();
+    let _rescuer = spawn(&["worker", "--lease", "5"], &db.url, &prefix);
+    wait_for("every job to succeed", 120, async || {
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
+        n == 6
+    })
+    .await;
+    let (attempts,): (i32,) =
+        sqlx::query_as("SELECT attempts FROM jobs WHERE key = $1").bind(&slow_key).fetch_one(&db.pool).await.unwrap();
+    assert_eq!(attempts, 2, "killed once, then completed");
+    let (rows,): (i64,) = sqlx::query_as("SELECT count(*) FROM instances WHERE job = $1")
+        .bind(&slow_key)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(rows, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

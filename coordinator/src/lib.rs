@@ -1,7 +1,8 @@
-//! The coordinator: turns grid files into jobs in PostgreSQL and reports
-//! progress. (Dispatch through Redis, leases and the scheduler loop come
-//! next; the job table already carries their state.)
+//! The coordinator: turns grid files into jobs in PostgreSQL, reports
+//! progress, and runs the scheduler that announces ready jobs on Redis and
+//! recovers from lost workers and a lost Redis.
 
+pub mod scheduler;
 pub mod submit;
 
 pub use submit::{status, submit, StatusReport, SubmitReport};

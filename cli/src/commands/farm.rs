@@ -42,6 +42,110 @@ pub struct StatusArgs {
     pub db: Database,
 }
 
+/// Where Redis is, and the key prefix that separates farms sharing it.
+#[derive(clap::Args)]
+pub struct Redis {
+    /// Redis URL (default: $REDIS_URL, else the local server).
+    #[arg(long, env = "REDIS_URL", default_value = "redis://127.0.0.1:6379", hide_env_values = true)]
+    pub redis_url: String,
+    /// Prefix of this farm's Redis keys.
+    #[arg(long, env = "HFARM_REDIS_PREFIX", default_value = "hfarm")]
+    pub redis_prefix: String,
+}
+
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub db: Database,
+    #[command(flatten)]
+    pub redis: Redis,
+    /// Seconds after which a queued, unclaimed job is announced again (Redis lost it).
+    #[arg(long, default_value_t = 15.0)]
+    pub requeue_after: f64,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Class {
+    Cpu,
+    Gpu,
+}
+
+#[derive(clap::Args)]
+pub struct WorkerArgs {
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub class: Class,
+    /// Jobs run at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Lease in seconds: a job whose worker stops heartbeating runs again after this.
+    #[arg(long, default_value_t = 30.0)]
+    pub lease: f64,
+    /// On SIGTERM, seconds running jobs may take to finish before being handed back.
+    #[arg(long, default_value_t = 30.0)]
+    pub grace: f64,
+    #[command(flatten)]
+    pub db: Database,
+    #[command(flatten)]
+    pub redis: Redis,
+}
+
+/// A channel that turns true on SIGTERM or Ctrl-C.
+fn stop_on_signals() -> Result<tokio::sync::watch::Receiver<bool>> {
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+        eprintln!("stopping: finishing running jobs");
+        let _ = tx.send(true);
+    });
+    Ok(rx)
+}
+
+pub fn serve(a: ServeArgs) -> Result<ExitCode> {
+    runtime()?.block_on(async {
+        let pool = schema::connect_creating(&a.db.database_url).await?;
+        let queue = jobs::queue::Queue::connect(&a.redis.redis_url, &a.redis.redis_prefix)
+            .await
+            .with_context(|| format!("cannot connect to Redis at {}", a.redis.redis_url))?;
+        let stop = stop_on_signals()?;
+        let cfg = coordinator::scheduler::SchedulerConfig { requeue_after_s: a.requeue_after, ..Default::default() };
+        eprintln!("hfarm serve: scheduling (redis prefix `{}`)", a.redis.redis_prefix);
+        coordinator::scheduler::run_scheduler(pool, queue, cfg, stop).await;
+        Ok::<_, anyhow::Error>(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
+    let class = match a.class {
+        Class::Cpu => "cpu",
+        Class::Gpu => "gpu",
+    };
+    let host = std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_string()).unwrap_or_else(|_| "host".into());
+    let id = format!("{host}-{}-{}", std::process::id(), &uuid::Uuid::new_v4().simple().to_string()[..6]);
+    runtime()?.block_on(async {
+        let pool = schema::connect(&a.db.database_url).await?;
+        let queue = jobs::queue::Queue::connect(&a.redis.redis_url, &a.redis.redis_prefix)
+            .await
+            .with_context(|| format!("cannot connect to Redis at {}", a.redis.redis_url))?;
+        let stop = stop_on_signals()?;
+        let cfg = worker::WorkerConfig {
+            id: id.clone(),
+            class: class.into(),
+            concurrency: a.concurrency,
+            lease_s: a.lease,
+            grace_s: a.grace,
+        };
+        eprintln!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
+        worker::run_worker(pool, queue, cfg, stop).await;
+        Ok::<_, anyhow::Error>(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")
 }

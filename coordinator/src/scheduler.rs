@@ -1,0 +1,63 @@
+//! The scheduler loop run by `hfarm serve`: announce ready jobs, recover
+//! jobs of lost workers, re-announce jobs Redis lost. All decisions are
+//! conditional updates in PostgreSQL (`schema::lifecycle`); Redis only
+//! receives keys.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use jobs::queue::Queue;
+use schema::lifecycle::{self, Ready};
+use sqlx::PgPool;
+use tokio::sync::watch;
+
+#[derive(Debug, Clone)]
+pub struct SchedulerConfig {
+    /// Time between passes.
+    pub tick: Duration,
+    /// Queued jobs unclaimed for this long are announced again.
+    pub requeue_after_s: f64,
+    /// Most jobs announced per pass.
+    pub batch: i64,
+}
+
+impl Default for SchedulerConfig {
+    fn default() -> Self {
+        SchedulerConfig { tick: Duration::from_millis(200), requeue_after_s: 15.0, batch: 10_000 }
+    }
+}
+
+async fn announce(queue: &Queue, ready: Vec<Ready>) -> Result<usize, String> {
+    let n = ready.len();
+    let mut by_class: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in ready {
+        by_class.entry(r.resource).or_default().push(r.key);
+    }
+    for (class, keys) in by_class {
+        queue.push(&class, &keys).await.map_err(|e| format!("redis: {e}"))?;
+    }
+    Ok(n)
+}
+
+/// One pass; returns how many jobs were announced.
+pub async fn pass(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig) -> Result<usize, String> {
+    let mut n = 0;
+    n += announce(queue, lifecycle::requeue_expired(pool).await.map_err(|e| e.to_string())?).await?;
+    n += announce(queue, lifecycle::stale_queued(pool, cfg.requeue_after_s).await.map_err(|e| e.to_string())?).await?;
+    n += announce(queue, lifecycle::promote_ready(pool, cfg.batch).await.map_err(|e| e.to_string())?).await?;
+    Ok(n)
+}
+
+/// Runs passes until `stop` turns true. Errors are reported and retried:
+/// a restarting Redis or PostgreSQL must not end the scheduler.
+pub async fn run_scheduler(pool: PgPool, queue: Queue, cfg: SchedulerConfig, mut stop: watch::Receiver<bool>) {
+    while !*stop.borrow() {
+        if let Err(e) = pass(&pool, &queue, &cfg).await {
+            eprintln!("scheduler: {e}; retrying");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(cfg.tick) => {}
+            _ = stop.changed() => {}
+        }
+    }
+}

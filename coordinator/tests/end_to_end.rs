@@ -1,0 +1,58 @@
+//! A grid runs to completion through the real Redis and PostgreSQL, with a
+//! scheduler and two worker slots in this process.
+
+use std::time::{Duration, Instant};
+
+use coordinator::scheduler::{run_scheduler, SchedulerConfig};
+use jobs::queue::Queue;
+use schema::testing::TestDatabase;
+use worker::{run_worker, WorkerConfig};
+
+fn redis_url() -> String {
+    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn smoke_grid_runs_to_completion_with_the_right_rows() {
+    let db = TestDatabase::create().await;
+    let prefix = format!("hfarm-test-{}", db.name);
+    let queue = Queue::connect(&redis_url(), &prefix).await.expect("tests need Redis (run ./scripts/services)");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let report = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap();
+    let experiment = report.experiment.unwrap();
+
+    let (stop_tx, stop) = tokio::sync::watch::channel(false);
+    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
+    let cfg =
+        WorkerConfig { id: "test-worker".into(), class: "cpu".into(), concurrency: 2, lease_s: 30.0, grace_s: 5.0 };
+    let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
+
+    let deadline = Instant::now() + Duration::from_secs(240);
+    loop {
+        let st = coordinator::status(&db.pool, experiment).await.unwrap();
+        if st.jobs["succeeded"] == 72 {
+            break;
+        }
+        assert_eq!(st.jobs["dead"], 0, "{st:?}");
+        assert!(Instant::now() < deadline, "not done in time: {st:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    stop_tx.send(true).unwrap();
+    let _ = tokio::join!(sched, work);
+
+    let count = |sql: &'static str| {
+        let pool = db.pool.clone();
+        async move { sqlx::query_as::<_, (i64,)>(sql).fetch_one(&pool).await.unwrap().0 }
+    };
+    assert_eq!(count("SELECT count(*) FROM instances").await, 26);
+    assert_eq!(count("SELECT count(*) FROM instances WHERE optimal_cost > 0").await, 26);
+    assert_eq!(count("SELECT count(*) FROM plan_runs").await, 20);
+    // One labelled state per plan step plus the initial state, for every instance.
+    assert_eq!(
+        count("SELECT count(*) FROM labelled_states").await,
+        count("SELECT sum(optimal_cost + 1) FROM instances").await
+    );
+    assert_eq!(count("SELECT count(*) FROM labelled_states WHERE lmcut > h_star OR hmax > lmcut").await, 0);
+    assert_eq!(count("SELECT count(*) FROM jobs WHERE attempts <> 1").await, 0, "every job ran exactly once");
+    assert_eq!(queue.len("cpu").await.unwrap(), 0);
+}

@@ -1,0 +1,153 @@
+//! One claimed job: load its inputs, compute on a blocking thread, write its
+//! results and mark it succeeded in the same transaction.
+
+use jobs::spec::PlanHeuristic;
+use jobs::JobSpec;
+use schema::lifecycle::{self, Claimed};
+use sqlx::PgPool;
+
+use crate::compute;
+
+/// Why a job attempt failed (recorded as the job's `last_error`).
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    #[error("{0}")]
+    Failed(String),
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("database: {0}")]
+    Schema(#[from] schema::DbError),
+}
+
+fn failed(e: impl std::fmt::Display) -> JobError {
+    JobError::Failed(e.to_string())
+}
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T, String> + Send + 'static) -> Result<T, JobError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| failed(format!("job panicked: {e}")))?.map_err(JobError::Failed)
+}
+
+/// The instance produced by a generate job.
+async fn instance(pool: &PgPool, key: &str) -> Result<(String, String, Vec<String>, String, String), JobError> {
+    let row: Option<(String, String, serde_json::Value, String, String)> =
+        sqlx::query_as("SELECT domain_pddl, problem_pddl, plan, domain, split FROM instances WHERE job = $1")
+            .bind(key)
+            .fetch_optional(pool)
+            .await?;
+    let (d, p, plan, domain, split) = row.ok_or_else(|| failed(format!("input {key} has no instance")))?;
+    let plan: Vec<String> = serde_json::from_value(plan).map_err(failed)?;
+    Ok((d, p, plan, domain, split))
+}
+
+/// Runs `job` for `worker`. Ok(false) if the job stopped being ours (lease
+/// lost, cancelled): its results were rolled back.
+pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str) -> Result<bool, JobError> {
+    let spec: JobSpec = serde_json::from_value(job.spec.clone()).map_err(|e| failed(format!("bad job spec: {e}")))?;
+    match spec {
+        JobSpec::Generate { domain, split, params, seed, limits } => {
+            let d = domain.clone();
+            let inst = blocking(move || compute::generate_instance(&d, split, &params, seed, &limits)).await?;
+            let mut tx = pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO instances (job, domain, split, generator, seed, generator_seed, tries, domain_pddl,
+                     problem_pddl, optimal_cost, plan, expansions, search_time_s)
+                 VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (job) DO NOTHING",
+            )
+            .bind(&job.key)
+            .bind(&domain)
+            .bind(split.as_str())
+            .bind(serde_json::to_value(params).map_err(failed)?)
+            .bind(seed as i64)
+            .bind(inst.generator_seed.to_string())
+            .bind(inst.tries as i32)
+            .bind(&inst.domain_pddl)
+            .bind(&inst.problem_pddl)
+            .bind(inst.optimal_cost as i32)
+            .bind(serde_json::to_value(&inst.plan).map_err(failed)?)
+            .bind(inst.expansions as i64)
+            .bind(inst.search_time_s)
+            .execute(&mut *tx)
+            .await?;
+            commit_if_ours(tx, &job.key, worker).await
+        }
+        JobSpec::Label { .. } => {
+            let input = job.inputs.first().ok_or_else(|| failed("label job without input"))?;
+            let (d, p, plan, domain, split) = instance(pool, input).await?;
+            let states = blocking(move || compute::label(&d, &p, &plan)).await?;
+            let mut tx = pool.begin().await?;
+            for s in &states {
+                sqlx::query(
+                    "INSERT INTO labelled_states (job, step, instance, domain, split, atoms, h_star, lmcut, hmax, blind,
+                         hadd, ff, goalcount, deletes_ignored, mean_deletes_ignored)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING",
+                )
+                .bind(&job.key)
+                .bind(s.step as i32)
+                .bind(input)
+                .bind(&domain)
+                .bind(&split)
+                .bind(serde_json::to_value(&s.atoms).map_err(failed)?)
+                .bind(s.h_star as i32)
+                .bind(s.lmcut)
+                .bind(s.hmax)
+                .bind(s.blind)
+                .bind(s.hadd)
+                .bind(s.ff)
+                .bind(s.goalcount)
+                .bind(s.deletes_ignored)
+                .bind(s.mean_deletes_ignored)
+                .execute(&mut *tx)
+                .await?;
+            }
+            commit_if_ours(tx, &job.key, worker).await
+        }
+        JobSpec::Plan { domain, heuristic, limits } => {
+            let PlanHeuristic::Classical { name } = heuristic else {
+                return Err(failed("planning with learned heuristics needs the learner (not built yet)"));
+            };
+            let input = job.inputs.last().ok_or_else(|| failed("plan job without instance"))?;
+            let (d, p, _, _, _) = instance(pool, input).await?;
+            let h = name.clone();
+            let run = blocking(move || compute::plan_classical(&d, &p, &h, &limits)).await?;
+            let mut tx = pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO plan_runs (job, instance, domain, heuristic, search, status, solved, cost, plan_length,
+                     evaluations, expansions, generated, search_time_s, max_evaluations)
+                 VALUES ($1, $2, $3, $4, 'gbfs', $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (job) DO NOTHING",
+            )
+            .bind(&job.key)
+            .bind(input)
+            .bind(&domain)
+            .bind(&name)
+            .bind(run.status.as_str())
+            .bind(run.status == planner::search::SearchStatus::Solved)
+            .bind(run.cost.map(|c| c as i32))
+            .bind(run.plan_length.map(|c| c as i32))
+            .bind(run.evaluations as i64)
+            .bind(run.expansions as i64)
+            .bind(run.generated as i64)
+            .bind(run.search_time_s)
+            .bind(limits.max_evaluations as i64)
+            .execute(&mut *tx)
+            .await?;
+            commit_if_ours(tx, &job.key, worker).await
+        }
+        JobSpec::Train { .. } | JobSpec::Evaluate { .. } => {
+            Err(failed("training and evaluation need the learner (not built yet)"))
+        }
+    }
+}
+
+async fn commit_if_ours(
+    mut tx: sqlx::Transaction<'_, sqlx::Postgres>,
+    key: &str,
+    worker: &str,
+) -> Result<bool, JobError> {
+    if lifecycle::finish(&mut tx, key, worker).await? {
+        tx.commit().await?;
+        Ok(true)
+    } else {
+        tx.rollback().await?;
+        Ok(false)
+    }
+}
