@@ -56,3 +56,78 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     assert_eq!(count("SELECT count(*) FROM jobs WHERE attempts <> 1").await, 0, "every job ran exactly once");
     assert_eq!(queue.len("cpu").await.unwrap(), 0);
 }
+
+async fn run_until_done(
+    db: &TestDatabase,
+    queue: &Queue,
+    experiment: uuid::Uuid,
+    total: i64,
+    sched_cfg: SchedulerConfig,
+    mut during: impl AsyncFnMut(i64),
+) {
+    let (stop_tx, stop) = tokio::sync::watch::channel(false);
+    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), sched_cfg, stop.clone()));
+    let cfg = WorkerConfig { id: "w".into(), class: "cpu".into(), concurrency: 2, lease_s: 30.0, grace_s: 5.0 };
+    let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
+    let deadline = Instant::now() + Duration::from_secs(240);
+    loop {
+        let st = coordinator::status(&db.pool, experiment).await.unwrap();
+        let done = st.jobs["succeeded"];
+        if done == total {
+            break;
+        }
+        assert!(Instant::now() < deadline, "not done in time: {st:?}");
+        during(done).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    stop_tx.send(true).unwrap();
+    let _ = tokio::join!(sched, work);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn flushing_redis_mid_run_loses_nothing() {
+    let db = TestDatabase::create().await;
+    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
+    let client = redis::Client::open(redis_url()).unwrap();
+    let mut flushed = false;
+    let cfg = SchedulerConfig { requeue_after_s: 1.0, ..SchedulerConfig::default() };
+    run_until_done(&db, &queue, e, 72, cfg, async |done| {
+        if !flushed && done >= 10 {
+            let mut c = client.get_multiplexed_async_connection().await.unwrap();
+            let _: () = redis::cmd("FLUSHALL").query_async(&mut c).await.unwrap();
+            flushed = true;
+        }
+    })
+    .await;
+    assert!(flushed);
+    let (n,): (i64,) = sqlx::query_as("SELECT count(*) FROM instances").fetch_one(&db.pool).await.unwrap();
+    assert_eq!(n, 26);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn duplicate_deliveries_leave_one_result_per_job() {
+    let db = TestDatabase::create().await;
+    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
+    let mut pushed: std::collections::HashSet<String> = std::collections::HashSet::new();
+    run_until_done(&db, &queue, e, 72, SchedulerConfig::default(), async |_| {
+        // Announce every queued job a second (and third) time.
+        let keys: Vec<(String,)> = sqlx::query_as("SELECT key FROM jobs WHERE status IN ('queued', 'running')")
+            .fetch_all(&db.pool)
+            .await
+            .unwrap();
+        let keys: Vec<String> = keys.into_iter().map(|(k,)| k).filter(|k| pushed.insert(k.clone())).collect();
+        queue.push("cpu", &keys).await.unwrap();
+        queue.push("cpu", &keys).await.unwrap();
+    })
+    .await;
+    let (retried,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM jobs WHERE attempts <> 1").fetch_one(&db.pool).await.unwrap();
+    assert_eq!(retried, 0, "a duplicate delivery must not run a job again");
+    let (runs,): (i64,) = sqlx::query_as("SELECT count(*) FROM plan_runs").fetch_one(&db.pool).await.unwrap();
+    assert_eq!(runs, 20);
+    assert!(pushed.len() > 10);
+}
