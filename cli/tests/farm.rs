@@ -109,7 +109,7 @@ async fn a_worker_killed_mid_job_loses_nothing_and_the_job_completes_once() {
     let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 
-    let _serve = spawn(&["serve", "--requeue-after", "2"], &db.url, &prefix);
+    let _serve = spawn(&["serve", "--requeue-after", "2", "--listen", "127.0.0.1:0"], &db.url, &prefix);
     let mut victim = spawn(&["worker", "--lease", "1.5"], &db.url, &prefix);
     let slow = "SELECT key FROM jobs WHERE kind = 'generate' AND split = 'train'";
     let (slow_key,): (String,) = sqlx::query_as(slow).fetch_one(&db.pool).await.unwrap();

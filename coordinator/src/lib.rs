@@ -2,6 +2,7 @@
 //! progress, and runs the scheduler that announces ready jobs on Redis and
 //! recovers from lost workers and a lost Redis.
 
+pub mod api;
 pub mod scheduler;
 pub mod submit;
 

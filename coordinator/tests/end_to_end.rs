@@ -55,6 +55,9 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     assert_eq!(count("SELECT count(*) FROM labelled_states WHERE lmcut > h_star OR hmax > lmcut").await, 0);
     assert_eq!(count("SELECT count(*) FROM jobs WHERE attempts <> 1").await, 0, "every job ran exactly once");
     assert_eq!(queue.len("cpu").await.unwrap(), 0);
+    let (workers, stopped): (i64, i64) =
+        sqlx::query_as("SELECT count(*), count(stopped_at) FROM workers").fetch_one(&db.pool).await.unwrap();
+    assert_eq!((workers, stopped), (1, 1), "the worker announced itself and its stop");
 }
 
 async fn run_until_done(
@@ -113,7 +116,8 @@ async fn duplicate_deliveries_leave_one_result_per_job() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
     let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
     let mut pushed: std::collections::HashSet<String> = std::collections::HashSet::new();
-    run_until_done(&db, &queue, e, 72, SchedulerConfig::default(), async |_| {
+    let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
+    run_until_done(&db, &queue, e, 72, cfg, async |_| {
         // Announce every queued job a second (and third) time.
         let keys: Vec<(String,)> = sqlx::query_as("SELECT key FROM jobs WHERE status IN ('queued', 'running')")
             .fetch_all(&db.pool)

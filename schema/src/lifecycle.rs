@@ -198,3 +198,26 @@ pub async fn cancel(pool: &PgPool, key: &str) -> Result<bool, DbError> {
     .rows_affected();
     Ok(n == 1)
 }
+
+/// Records that worker `id` is alive (called every few seconds).
+pub async fn worker_seen(pool: &PgPool, id: &str, class: &str, concurrency: i32) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO workers (id, class, concurrency) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET last_seen = now(), stopped_at = NULL",
+    )
+    .bind(id)
+    .bind(class)
+    .bind(concurrency)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Records a clean stop.
+pub async fn worker_stopped(pool: &PgPool, id: &str) -> Result<(), DbError> {
+    sqlx::query("UPDATE workers SET stopped_at = now(), last_seen = now() WHERE id = $1")
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}

@@ -28,12 +28,28 @@ pub struct WorkerConfig {
 /// `grace_s` and hands back the rest.
 pub async fn run_worker(pool: PgPool, queue: Queue, cfg: WorkerConfig, stop: watch::Receiver<bool>) {
     let cfg = Arc::new(cfg);
+    let presence = {
+        let (pool, cfg, mut stop) = (pool.clone(), cfg.clone(), stop.clone());
+        tokio::spawn(async move {
+            loop {
+                if let Err(e) = lifecycle::worker_seen(&pool, &cfg.id, &cfg.class, cfg.concurrency as i32).await {
+                    eprintln!("worker {}: {e}", cfg.id);
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+                    _ = stop.wait_for(|s| *s) => break,
+                }
+            }
+        })
+    };
     let mut slots = tokio::task::JoinSet::new();
     for slot in 0..cfg.concurrency.max(1) {
         let (pool, queue, cfg, stop) = (pool.clone(), queue.clone(), cfg.clone(), stop.clone());
         slots.spawn(async move { slot_loop(slot, pool, queue, cfg, stop).await });
     }
     while slots.join_next().await.is_some() {}
+    presence.abort();
+    let _ = lifecycle::worker_stopped(&pool, &cfg.id).await;
 }
 
 async fn slot_loop(slot: usize, pool: PgPool, queue: Queue, cfg: Arc<WorkerConfig>, stop: watch::Receiver<bool>) {

@@ -62,6 +62,12 @@ pub struct ServeArgs {
     /// Seconds after which a queued, unclaimed job is announced again (Redis lost it).
     #[arg(long, default_value_t = 15.0)]
     pub requeue_after: f64,
+    /// Address of the status API.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: String,
+    /// Bearer token for the API's mutating endpoints (retry, cancel); without one they are refused.
+    #[arg(long, env = "HFARM_API_TOKEN", hide_env_values = true)]
+    pub api_token: Option<String>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -112,8 +118,24 @@ pub fn serve(a: ServeArgs) -> Result<ExitCode> {
             .with_context(|| format!("cannot connect to Redis at {}", a.redis.redis_url))?;
         let stop = stop_on_signals()?;
         let cfg = coordinator::scheduler::SchedulerConfig { requeue_after_s: a.requeue_after, ..Default::default() };
-        eprintln!("hfarm serve: scheduling (redis prefix `{}`)", a.redis.redis_prefix);
+        let listener =
+            tokio::net::TcpListener::bind(&a.listen).await.with_context(|| format!("cannot listen on {}", a.listen))?;
+        let app =
+            coordinator::api::router(coordinator::api::ApiState { pool: pool.clone(), token: a.api_token.clone() });
+        let mut api_stop = stop.clone();
+        let api = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = api_stop.wait_for(|s| *s).await;
+                })
+                .await
+        });
+        eprintln!(
+            "hfarm serve: scheduling (redis prefix `{}`), status API on http://{}",
+            a.redis.redis_prefix, a.listen
+        );
         coordinator::scheduler::run_scheduler(pool, queue, cfg, stop).await;
+        api.await.context("status API task")?.context("status API")?;
         Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)
