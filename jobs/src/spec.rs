@@ -52,6 +52,8 @@ pub enum JobSpec {
     },
     /// Test metrics of a trained model. Inputs: the train job, then the test labels.
     Evaluate { domain: String, bound: Bound },
+    /// Does nothing: measures the queue's own overhead (`hfarm bench queue`).
+    Noop { id: u64 },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -62,6 +64,7 @@ pub enum JobKind {
     Plan,
     Train,
     Evaluate,
+    Noop,
 }
 
 impl JobKind {
@@ -74,6 +77,7 @@ impl JobKind {
             JobKind::Plan => "plan",
             JobKind::Train => "train",
             JobKind::Evaluate => "evaluate",
+            JobKind::Noop => "noop",
         }
     }
 }
@@ -86,6 +90,7 @@ impl JobSpec {
             JobSpec::Plan { .. } => JobKind::Plan,
             JobSpec::Train { .. } => JobKind::Train,
             JobSpec::Evaluate { .. } => JobKind::Evaluate,
+            JobSpec::Noop { .. } => JobKind::Noop,
         }
     }
 

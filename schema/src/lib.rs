@@ -134,6 +134,7 @@ fn axes(spec: &JobSpec) -> [Option<String>; 9] {
         JobSpec::Evaluate { domain, bound } => {
             [Some(domain.clone()), Some("test".into()), None, None, None, None, None, Some(s(bound)), None]
         }
+        JobSpec::Noop { .. } => Default::default(),
     }
 }
 

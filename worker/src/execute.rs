@@ -132,6 +132,7 @@ pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str) -> Result<bool,
             .await?;
             commit_if_ours(tx, &job.key, worker).await
         }
+        JobSpec::Noop { .. } => commit_if_ours(pool.begin().await?, &job.key, worker).await,
         JobSpec::Train { .. } | JobSpec::Evaluate { .. } => {
             Err(failed("training and evaluation need the learner (not built yet)"))
         }

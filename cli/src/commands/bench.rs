@@ -24,6 +24,8 @@ pub enum Which {
     AstarLmcut,
     /// Greedy search: eager GBFS with hFF, evaluations per second.
     GbfsFf,
+    /// The farm's queue: no-op jobs through Redis and PostgreSQL (needs both).
+    Queue,
 }
 
 #[derive(clap::Args)]
@@ -39,6 +41,12 @@ pub struct Args {
     /// Print one JSON object per instance and a summary object.
     #[arg(long)]
     pub json: bool,
+    /// queue: number of no-op jobs.
+    #[arg(long, default_value_t = 20_000)]
+    pub jobs: u64,
+    /// queue: worker slots pulling at once.
+    #[arg(long, default_value_t = 8)]
+    pub slots: usize,
 }
 
 struct Fd {
@@ -159,10 +167,13 @@ fn suite_instances(suite: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    if a.which == Which::Queue {
+        return super::bench_queue::run(a.jobs, a.slots, a.json);
+    }
     let suite = a.suite.clone().unwrap_or_else(|| {
         PathBuf::from(match a.which {
             Which::AstarLmcut => "benchmarks/astar-lmcut",
-            Which::GbfsFf => "benchmarks/gbfs-ff",
+            Which::GbfsFf | Which::Queue => "benchmarks/gbfs-ff",
         })
     });
     let fd = if a.no_fd { None } else { find_fd() };
@@ -171,7 +182,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let (fd_search, heuristic) = match a.which {
         Which::AstarLmcut => ("astar(lmcut())", "lmcut"),
-        Which::GbfsFf => ("eager_greedy([ff()])", "ff"),
+        Which::GbfsFf | Which::Queue => ("eager_greedy([ff()])", "ff"),
     };
     let mut rows = vec![];
     for (domain, problem) in suite_instances(&suite)? {
@@ -181,7 +192,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         let cpu = process_cpu_time();
         let r = match a.which {
             Which::AstarLmcut => astar(&task, h.as_mut(), Limits::default()),
-            Which::GbfsFf => gbfs(&task, h.as_mut(), Limits::default()),
+            Which::GbfsFf | Which::Queue => gbfs(&task, h.as_mut(), Limits::default()),
         };
         let search_cpu = process_cpu_time() - cpu;
         let end_to_end = start.elapsed().as_secs_f64();
@@ -232,7 +243,7 @@ fn print_row(r: &Row, which: Which) {
             fd.map_or("-".into(), |f| format!("{:.3}", f.driver_wall_s)),
             fd.map_or("-".into(), |f| format!("{:.1}x", f.driver_wall_s / r.end_to_end_s.max(1e-9))),
         ),
-        Which::GbfsFf => println!(
+        Which::GbfsFf | Which::Queue => println!(
             "{:40} {:>10} evals {:>8} {:>10.0}/s  fd evals {:>8} {:>10}/s",
             r.instance,
             r.status,
@@ -268,7 +279,7 @@ fn summarize(rows: &[Row], which: Which, json: bool) -> Result<()> {
         Some((speedups.iter().map(|s| s.ln()).sum::<f64>() / speedups.len() as f64).exp())
     };
     let summary = serde_json::json!({
-        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf => "gbfs-ff" },
+        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf | Which::Queue => "gbfs-ff" },
         "instances": rows.len(),
         "ours_search_cpu_s": ours_search,
         "ours_end_to_end_s": ours_e2e,

@@ -1,0 +1,96 @@
+//! `hfarm bench queue`: the farm's own overhead, with no-op jobs through the
+//! real Redis and PostgreSQL on this machine, beside redis-benchmark's raw
+//! rate. Uses a throwaway database on the server of `DATABASE_URL`.
+
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use coordinator::scheduler::{run_scheduler, SchedulerConfig};
+use jobs::{Job, JobSpec};
+
+fn redis_benchmark_rate() -> Option<(f64, f64)> {
+    let out = Command::new("redis-benchmark")
+        .args(["-h", "127.0.0.1", "-p", "6379", "-t", "lpush,rpop", "-n", "100000", "-q"])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rate = |name: &str| {
+        text.lines()
+            .flat_map(|l| l.split('\r'))
+            .filter(|l| l.starts_with(name))
+            .filter_map(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+            .last()
+    };
+    Some((rate("LPUSH:")?, rate("RPOP:")?))
+}
+
+pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let server = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let base = server.split('?').next().unwrap_or(&server);
+    let base = &base[..base.rfind('/').filter(|&i| i > base.find("://").map_or(0, |s| s + 2)).unwrap_or(base.len())];
+    let name = format!("hfarm_bench_{}", uuid::Uuid::new_v4().simple());
+    let url = format!("{base}/{name}");
+    let redis_url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let summary = rt.block_on(async {
+        let pool = schema::connect_creating(&url).await?;
+        let queue = jobs::queue::Queue::connect(&redis_url, &name).await.context("connecting to Redis")?;
+        let jobs: Vec<Job> = (0..n).map(|id| Job::new(JobSpec::Noop { id }, vec![])).collect();
+        let e = schema::create_experiment(&pool, "queue-bench", "", "").await?;
+        schema::submit_jobs(&pool, e, &jobs, false).await?;
+
+        let (stop_tx, stop) = tokio::sync::watch::channel(false);
+        let start = Instant::now();
+        let cfg = SchedulerConfig { tick: Duration::from_millis(20), ..SchedulerConfig::default() };
+        let sched = tokio::spawn(run_scheduler(pool.clone(), queue.clone(), cfg, stop.clone()));
+        let wcfg = worker::WorkerConfig {
+            id: "bench".into(),
+            class: "cpu".into(),
+            concurrency: slots,
+            lease_s: 60.0,
+            grace_s: 5.0,
+        };
+        let work = tokio::spawn(worker::run_worker(pool.clone(), queue.clone(), wcfg, stop.clone()));
+        loop {
+            let (done,): (i64,) =
+                sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await?;
+            if done as u64 == n {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        stop_tx.send(true).ok();
+        let _ = tokio::join!(sched, work);
+        let (p50, p99): (f64, f64) = sqlx::query_as(
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms), percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)
+             FROM (SELECT extract(epoch FROM started_at - queued_at) * 1000 AS ms FROM jobs) t",
+        )
+        .fetch_one(&pool)
+        .await?;
+        pool.close().await;
+        Ok::<_, anyhow::Error>(serde_json::json!({
+            "summary": "queue", "jobs": n, "slots": slots, "seconds": elapsed, "jobs_per_s": n as f64 / elapsed,
+            "enqueue_to_start_ms_p50": p50, "enqueue_to_start_ms_p99": p99,
+        }))
+    });
+    // Drop the throwaway database whatever happened.
+    rt.block_on(async {
+        use sqlx::{Connection, Executor};
+        if let Ok(mut c) = sqlx::PgConnection::connect(&format!("{base}/postgres")).await {
+            let _ = c.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await;
+        }
+    });
+    let mut summary = summary?;
+    if let Some((lpush, rpop)) = redis_benchmark_rate() {
+        summary["redis_benchmark_lpush_per_s"] = lpush.into();
+        summary["redis_benchmark_rpop_per_s"] = rpop.into();
+    }
+    if json {
+        println!("{summary}");
+    } else {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
