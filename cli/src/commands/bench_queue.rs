@@ -20,7 +20,7 @@ fn redis_benchmark_rate() -> Option<(f64, f64)> {
             .flat_map(|l| l.split('\r'))
             .filter(|l| l.starts_with(name))
             .filter_map(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-            .last()
+            .next_back()
     };
     Some((rate("LPUSH:")?, rate("RPOP:")?))
 }
