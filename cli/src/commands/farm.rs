@@ -38,6 +38,9 @@ pub struct StatusArgs {
     pub experiment: uuid::Uuid,
     #[arg(long)]
     pub json: bool,
+    /// Print the counts once instead of a live progress bar on a terminal.
+    #[arg(long)]
+    pub once: bool,
     #[command(flatten)]
     pub db: Database,
 }
@@ -203,17 +206,46 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
 }
 
 pub fn status(a: StatusArgs) -> Result<ExitCode> {
-    let report = runtime()?.block_on(async {
+    use std::io::{IsTerminal, Write};
+    let live = !a.json && !a.once && std::io::stdout().is_terminal();
+    runtime()?.block_on(async {
         let pool = schema::connect(&a.db.database_url).await?;
-        coordinator::status(&pool, a.experiment).await.map_err(anyhow::Error::from)
-    })?;
-    if a.json {
-        println!("{}", serde_json::to_string(&report)?);
-    } else {
-        println!("experiment {} ({})", report.experiment, report.name);
-        for (state, n) in &report.jobs {
-            println!("  {state:10} {n}");
+        loop {
+            let report = coordinator::status(&pool, a.experiment).await?;
+            if a.json {
+                println!("{}", serde_json::to_string(&report)?);
+                return Ok::<_, anyhow::Error>(());
+            }
+            if !live {
+                println!("experiment {} ({})", report.experiment, report.name);
+                for (state, n) in &report.jobs {
+                    println!("  {state:10} {n}");
+                }
+                return Ok(());
+            }
+            // A live bar, redrawn until nothing is left to run (Ctrl-C leaves).
+            let total: i64 = report.jobs.values().sum();
+            let finished = report.jobs["succeeded"] + report.jobs["dead"] + report.jobs["cancelled"];
+            let width = 40usize;
+            let filled = if total == 0 { width } else { (finished as usize * width) / total as usize };
+            let detail: Vec<String> =
+                report.jobs.iter().filter(|(_, n)| **n > 0).map(|(s, n)| format!("{s} {n}")).collect();
+            print!(
+                "\r{} [{}{}] {finished}/{total}  {}\x1b[K",
+                report.name,
+                "#".repeat(filled),
+                ".".repeat(width - filled),
+                detail.join(", ")
+            );
+            std::io::stdout().flush()?;
+            let active =
+                report.jobs["pending"] + report.jobs["queued"] + report.jobs["running"] + report.jobs["failed"];
+            if active == 0 {
+                println!();
+                return Ok(());
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         }
-    }
+    })?;
     Ok(ExitCode::SUCCESS)
 }
