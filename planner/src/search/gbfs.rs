@@ -29,17 +29,7 @@ type Entry = Reverse<(u64, u64, u32)>;
 pub fn gbfs(task: &Task, heuristic: &mut dyn Heuristic, limits: Limits) -> SearchResult {
     let budget = Budget::new(limits);
     let max_evals = limits.max_evaluations.unwrap_or(u64::MAX);
-    let mut result = SearchResult {
-        status: SearchStatus::Unsolvable,
-        plan: vec![],
-        cost: None,
-        expansions: 0,
-        expansions_until_last_jump: 0,
-        evaluations: 0,
-        generated: 0,
-        search_time: Default::default(),
-        memory_bytes: 0,
-    };
+    let mut result = SearchResult::unsolved();
     if task.unsolvable.is_some() {
         result.search_time = budget.elapsed();
         return result;

@@ -63,6 +63,23 @@ pub struct SearchResult {
     pub memory_bytes: usize,
 }
 
+impl SearchResult {
+    /// A result with nothing found yet (status `Unsolvable` until the search says otherwise).
+    pub(crate) fn unsolved() -> SearchResult {
+        SearchResult {
+            status: SearchStatus::Unsolvable,
+            plan: vec![],
+            cost: None,
+            expansions: 0,
+            expansions_until_last_jump: 0,
+            evaluations: 0,
+            generated: 0,
+            search_time: Default::default(),
+            memory_bytes: 0,
+        }
+    }
+}
+
 /// Watches the clock and the memory estimate.
 pub(crate) struct Budget {
     start: Instant,
