@@ -87,40 +87,41 @@ pub fn expand(grid: &Grid) -> Expansion {
             }
         }
 
-        let Some(l) = &grid.learning else { continue };
         let mut train_inputs = labels.get(&Split::Train).cloned().unwrap_or_default();
         train_inputs.extend(labels.get(&Split::Validation).cloned().unwrap_or_default());
         let test_labels = labels.get(&Split::Test).cloned().unwrap_or_default();
-        for &model in &l.models {
-            for &distribution in &l.distributions {
-                for &sigma in &l.sigma {
-                    for &residual in &l.residuals {
-                        for &bound in &l.bounds {
-                            for &seed in &grid.seeds.0 {
-                                let train = JobSpec::Train {
-                                    domain: domain.clone(),
-                                    model,
-                                    distribution,
-                                    sigma,
-                                    // The Gaussian's training ignores the bound: one job serves all bounds.
-                                    bound: (distribution == Distribution::Truncated).then_some(bound),
-                                    residual,
-                                    seed,
-                                    steps: l.steps,
-                                    train_instances: l.train_instances,
-                                };
-                                let tk = out.add(&mut seen, Job::new(train, train_inputs.clone()));
-                                let mut eval_inputs = vec![tk.clone()];
-                                eval_inputs.extend(test_labels.iter().cloned());
-                                let eval = JobSpec::Evaluate { domain: domain.clone(), bound };
-                                out.add(&mut seen, Job::new(eval, eval_inputs));
-                                for inst in &planning {
-                                    let plan = JobSpec::Plan {
+        for l in &grid.learning {
+            for &model in &l.models {
+                for &distribution in &l.distributions {
+                    for &sigma in &l.sigma {
+                        for &residual in &l.residuals {
+                            for &bound in &l.bounds {
+                                for &seed in &grid.seeds.0 {
+                                    let train = JobSpec::Train {
                                         domain: domain.clone(),
-                                        heuristic: PlanHeuristic::Learned,
-                                        limits: plan_limits,
+                                        model,
+                                        distribution,
+                                        sigma,
+                                        // The Gaussian's training ignores the bound: one job serves all bounds.
+                                        bound: (distribution == Distribution::Truncated).then_some(bound),
+                                        residual,
+                                        seed,
+                                        steps: l.steps,
+                                        train_instances: l.train_instances,
                                     };
-                                    out.add(&mut seen, Job::new(plan, vec![tk.clone(), inst.clone()]));
+                                    let tk = out.add(&mut seen, Job::new(train, train_inputs.clone()));
+                                    let mut eval_inputs = vec![tk.clone()];
+                                    eval_inputs.extend(test_labels.iter().cloned());
+                                    let eval = JobSpec::Evaluate { domain: domain.clone(), bound };
+                                    out.add(&mut seen, Job::new(eval, eval_inputs));
+                                    for inst in &planning {
+                                        let plan = JobSpec::Plan {
+                                            domain: domain.clone(),
+                                            heuristic: PlanHeuristic::Learned,
+                                            limits: plan_limits,
+                                        };
+                                        out.add(&mut seen, Job::new(plan, vec![tk.clone(), inst.clone()]));
+                                    }
                                 }
                             }
                         }

@@ -293,7 +293,10 @@ pub struct Grid {
     #[serde(default)]
     pub limits: Limits,
     pub baselines: Option<Baselines>,
-    pub learning: Option<Learning>,
+    /// Blocks of learning axes, each crossed on its own (`[[learning]]`):
+    /// a main grid plus ablations, without crossing the ablations together.
+    #[serde(default)]
+    pub learning: Vec<Learning>,
 }
 
 /// The generator parameters a domain takes, in the order they are crossed.
@@ -424,7 +427,7 @@ impl Grid {
                 }
             }
         }
-        if let Some(l) = &self.learning {
+        for (i, l) in self.learning.iter().enumerate() {
             let axes: [(&str, bool); 5] = [
                 ("models", l.models.is_empty()),
                 ("distributions", l.distributions.is_empty()),
@@ -433,10 +436,10 @@ impl Grid {
                 ("residuals", l.residuals.is_empty()),
             ];
             if let Some((axis, _)) = axes.iter().find(|(_, empty)| *empty) {
-                return Err(format!("learning.{axis}: must list at least one value"));
+                return Err(format!("learning[{i}].{axis}: must list at least one value"));
             }
             if l.steps == 0 || l.train_instances == 0 {
-                return Err("learning: steps and train_instances must be positive".into());
+                return Err(format!("learning[{i}]: steps and train_instances must be positive"));
             }
         }
         Ok(())

@@ -68,7 +68,7 @@ fn changing_a_parameter_changes_the_key() {
 #[test]
 fn learning_axes_cross_and_gaussians_are_shared_across_bounds() {
     let text = format!(
-        "{}\n[learning]\nmodels = [\"linear\"]\ndistributions = [\"gaussian\", \"truncated\"]\nsigma = [\"learn\", \"fixed\"]\nbounds = [\"lmcut\", \"hmax\"]\nresiduals = [\"none\", \"ff\"]\nsteps = 100\n",
+        "{}\n[[learning]]\nmodels = [\"linear\"]\ndistributions = [\"gaussian\", \"truncated\"]\nsigma = [\"learn\", \"fixed\"]\nbounds = [\"lmcut\", \"hmax\"]\nresiduals = [\"none\", \"ff\"]\nsteps = 100\n",
         smoke_text()
     );
     let e = expand(&Grid::parse(&text, "l").unwrap());
@@ -118,4 +118,21 @@ fn generator_seeds_differ_by_split_and_attempt() {
     let distinct: std::collections::HashSet<_> = s.iter().collect();
     assert_eq!(distinct.len(), 4);
     assert_eq!(generator_seed(Split::Train, 1, 0), s[0]);
+}
+
+#[test]
+fn the_papers_grid_has_the_papers_size() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/ijcai24.toml")).unwrap();
+    let e = expand(&Grid::parse(&text, "ijcai24.toml").unwrap());
+    let c = e.counts();
+    // Instances per Table 3: blocksworld 38x12 + 11x12 + 11x12, ferry 16x25 + 4x25 + 16x25,
+    // gripper 80x5 + 20x5 + 20x5, visitall 70x6 + 17x6 + 17x6.
+    let instances = (456 + 132 + 132) + (400 + 100 + 400) + (400 + 100 + 100) + (420 + 102 + 102);
+    assert_eq!(c[&JobKind::Generate], instances);
+    assert_eq!(c[&JobKind::Label], instances);
+    // Trainings per domain and seed: main 3 models x (gaussian 2x2 + truncated 2x2) = 24;
+    // other bounds: 3 x truncated 2 sigma x 2 residuals x 2 bounds = 24; residual lmcut: 3 x 2 x 2 = 12.
+    assert_eq!(c[&JobKind::Train], 4 * 5 * (24 + 24 + 12));
+    // Plans: 100 test instances per domain x (5 baselines + one per training).
+    assert_eq!(c[&JobKind::Plan], 4 * 100 * (5 + 5 * 60));
 }
