@@ -22,7 +22,9 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     let experiment = report.experiment.unwrap();
 
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
-    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
+    // Short re-announcement: the FLUSHALL test in this binary may wipe our queue.
+    let sched_cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
+    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), sched_cfg, stop.clone()));
     let cfg =
         WorkerConfig { id: "test-worker".into(), class: "cpu".into(), concurrency: 2, lease_s: 30.0, grace_s: 5.0 };
     let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
@@ -134,4 +136,56 @@ async fn duplicate_deliveries_leave_one_result_per_job() {
     let (runs,): (i64,) = sqlx::query_as("SELECT count(*) FROM plan_runs").fetch_one(&db.pool).await.unwrap();
     assert_eq!(runs, 20);
     assert!(pushed.len() > 10);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_poison_job_goes_dead_after_three_attempts_through_the_real_queue() {
+    let db = TestDatabase::create().await;
+    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+    // No 14-block instance is solved optimally in a microsecond: every attempt fails.
+    let grid = r#"
+name = "poison"
+seeds = [1]
+[domains.blocksworld.train]
+seeds = "1..1"
+blocks = [14]
+limits = { time_s = 0.000001, memory_mib = 64, tries = 1 }
+[domains.blocksworld.validation]
+seeds = "1..1"
+blocks = [3]
+[domains.blocksworld.test]
+seeds = "1..1"
+blocks = [3]
+planning = 0
+"#;
+    let e = coordinator::submit(Some(&db.pool), grid, "poison.toml", false).await.unwrap().experiment.unwrap();
+    let (stop_tx, stop) = tokio::sync::watch::channel(false);
+    let sched_cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
+    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), sched_cfg, stop.clone()));
+    let cfg = WorkerConfig { id: "w".into(), class: "cpu".into(), concurrency: 1, lease_s: 30.0, grace_s: 5.0 };
+    let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let st = coordinator::status(&db.pool, e).await.unwrap();
+        // The poisoned generate job and its label (which can never run) stay behind.
+        if st.jobs["dead"] == 1 && st.jobs["succeeded"] == 4 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{st:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    stop_tx.send(true).unwrap();
+    let _ = tokio::join!(sched, work);
+    let (attempts, error): (i32, String) =
+        sqlx::query_as("SELECT attempts, last_error FROM jobs WHERE status = 'dead'")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(attempts, 3);
+    assert!(error.contains("no non-trivial instance solved within the limits"), "{error}");
+    let (pending,): (i64,) = sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'pending' AND kind = 'label'")
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(pending, 1, "the dead job's consumer waits");
 }
