@@ -62,12 +62,14 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     assert_eq!((workers, stopped), (1, 1), "the worker announced itself and its stop");
 }
 
-async fn run_until_done(
+/// Runs a scheduler and a two-slot worker until `finished(status)` holds,
+/// calling `during(succeeded)` between polls.
+async fn run_until(
     db: &TestDatabase,
     queue: &Queue,
     experiment: uuid::Uuid,
-    total: i64,
     sched_cfg: SchedulerConfig,
+    finished: impl Fn(&coordinator::StatusReport) -> bool,
     mut during: impl AsyncFnMut(i64),
 ) {
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
@@ -77,16 +79,26 @@ async fn run_until_done(
     let deadline = Instant::now() + Duration::from_secs(240);
     loop {
         let st = coordinator::status(&db.pool, experiment).await.unwrap();
-        let done = st.jobs["succeeded"];
-        if done == total {
+        if finished(&st) {
             break;
         }
         assert!(Instant::now() < deadline, "not done in time: {st:?}");
-        during(done).await;
+        during(st.jobs["succeeded"]).await;
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     stop_tx.send(true).unwrap();
     let _ = tokio::join!(sched, work);
+}
+
+async fn run_until_done(
+    db: &TestDatabase,
+    queue: &Queue,
+    experiment: uuid::Uuid,
+    total: i64,
+    sched_cfg: SchedulerConfig,
+    during: impl AsyncFnMut(i64),
+) {
+    run_until(db, queue, experiment, sched_cfg, |st| st.jobs["succeeded"] == total, during).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -159,23 +171,11 @@ blocks = [3]
 planning = 0
 "#;
     let e = coordinator::submit(Some(&db.pool), grid, "poison.toml", false).await.unwrap().experiment.unwrap();
-    let (stop_tx, stop) = tokio::sync::watch::channel(false);
-    let sched_cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
-    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), sched_cfg, stop.clone()));
-    let cfg = WorkerConfig { id: "w".into(), class: "cpu".into(), concurrency: 1, lease_s: 30.0, grace_s: 5.0 };
-    let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let st = coordinator::status(&db.pool, e).await.unwrap();
-        // The poisoned generate job and its label (which can never run) stay behind.
-        if st.jobs["dead"] == 1 && st.jobs["succeeded"] == 4 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "{st:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    stop_tx.send(true).unwrap();
-    let _ = tokio::join!(sched, work);
+    let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
+    // Done when the poisoned generate job is dead and the other four jobs
+    // succeeded; its label job can never run.
+    let finished = |st: &coordinator::StatusReport| st.jobs["dead"] == 1 && st.jobs["succeeded"] == 4;
+    run_until(&db, &queue, e, cfg, finished, async |_| {}).await;
     let (attempts, error): (i32, String) =
         sqlx::query_as("SELECT attempts, last_error FROM jobs WHERE status = 'dead'")
             .fetch_one(&db.pool)

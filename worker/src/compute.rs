@@ -1,8 +1,6 @@
 //! The CPU work of each job kind, as plain functions of their inputs (no
 //! database, no Redis): easy to test, and run on blocking threads.
 
-use std::time::Duration;
-
 use jobs::grid::{PlanLimits, SolveLimits, Split};
 use planner::generate::{domain_pddl, generate, Params};
 use planner::ground::GroundOptions;
@@ -45,11 +43,7 @@ pub fn generate_instance(
             reasons.push("trivial".to_string());
             continue;
         }
-        let search_limits = Limits {
-            max_evaluations: None,
-            time_limit: Some(Duration::from_secs_f64(limits.time_s)),
-            memory_limit: Some((limits.memory_mib as usize).saturating_mul(1 << 20)),
-        };
+        let search_limits = Limits::new(None, Some(limits.time_s), Some(limits.memory_mib));
         let r = astar(&task, &mut heuristics::LmCut::new(&task), search_limits);
         if r.status != SearchStatus::Solved {
             reasons.push(r.status.as_str().to_string());
@@ -177,11 +171,7 @@ pub fn plan_classical(domain: &str, problem: &str, heuristic: &str, limits: &Pla
     let r = gbfs(
         &task,
         h.as_mut(),
-        Limits {
-            max_evaluations: Some(limits.max_evaluations),
-            time_limit: Some(Duration::from_secs_f64(limits.time_s)),
-            memory_limit: Some((limits.memory_mib as usize).saturating_mul(1 << 20)),
-        },
+        Limits::new(Some(limits.max_evaluations), Some(limits.time_s), Some(limits.memory_mib)),
     );
     let solved = r.status == SearchStatus::Solved;
     Ok(PlanRun {

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use planner::heuristics;
@@ -60,12 +60,12 @@ struct Output<'a> {
 }
 
 pub fn limits(max_evaluations: Option<u64>, time_limit: Option<f64>, memory_limit: Option<u64>) -> Result<Limits> {
-    let time_limit = match time_limit {
-        Some(t) if !(t.is_finite() && t > 0.0) => bail!("--time-limit must be a positive number of seconds, got {t}"),
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
-    Ok(Limits { max_evaluations, time_limit, memory_limit: memory_limit.map(|m| (m as usize).saturating_mul(1 << 20)) })
+    if let Some(t) = time_limit {
+        if !(t.is_finite() && t > 0.0) {
+            bail!("--time-limit must be a positive number of seconds, got {t}");
+        }
+    }
+    Ok(Limits::new(max_evaluations, time_limit, memory_limit))
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {

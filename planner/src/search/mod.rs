@@ -47,6 +47,18 @@ pub struct Limits {
     pub memory_limit: Option<usize>,
 }
 
+impl Limits {
+    /// Limits in the units people write: seconds and MiB. Non-finite or
+    /// non-positive seconds mean no time limit.
+    pub fn new(max_evaluations: Option<u64>, time_s: Option<f64>, memory_mib: Option<u64>) -> Limits {
+        Limits {
+            max_evaluations,
+            time_limit: time_s.filter(|t| t.is_finite() && *t > 0.0).map(Duration::from_secs_f64),
+            memory_limit: memory_mib.map(|m| (m as usize).saturating_mul(1 << 20)),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchResult {
     pub status: SearchStatus,
