@@ -12,6 +12,7 @@
 pub mod generate;
 pub mod ground;
 pub mod heuristics;
+pub mod label;
 pub mod pddl;
 pub mod plan;
 pub mod search;

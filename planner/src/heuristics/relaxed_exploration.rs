@@ -277,7 +277,7 @@ impl Ff {
 
 /// The relaxed-plan features of Gomoluch et al. (2017), which the paper's
 /// linear model reads.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct FeatureValues {
     pub goal_count: f64,
     pub ff: f64,

@@ -1,0 +1,58 @@
+//! Heuristic learning on tch (the IJCAI'24 paper's science): models of h* as
+//! a Gaussian or a truncated Gaussian bounded below by an admissible
+//! heuristic; linear, NLM and STRIPS-HGN networks; training with resumable
+//! checkpoints; test metrics; and trained models as planner heuristics.
+//!
+//! Like the planner, this crate knows nothing of Redis or PostgreSQL: the
+//! worker hands it labelled data and stores what it returns.
+//!
+//! Map: [`distribution`] (N and TN, numerically stable) · [`encode`] (states
+//! to tensors) · [`models`] (networks) · [`predictor`] (outputs to
+//! distributions, weights to bytes) · [`prepare`] (labelled data to samples)
+//! · [`train`] · [`optim`] (AdamW) · [`evaluate`] · [`heuristic`].
+
+pub mod config;
+pub mod data;
+pub mod distribution;
+pub mod encode;
+pub mod evaluate;
+pub mod heuristic;
+pub mod models;
+pub mod optim;
+pub mod predictor;
+pub mod prepare;
+pub mod train;
+
+pub use config::{Classical, Family, ModelConfig, ModelKind, SigmaMode, TrainConfig};
+pub use data::{Dataset, LabelledInstance, Sample};
+pub use heuristic::LearnedHeuristic;
+pub use predictor::Predictor;
+pub use prepare::Axes;
+
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    /// Bad or inconsistent input (instances, labels, stored weights).
+    #[error("{0}")]
+    Input(String),
+    #[error("training diverged at step {step}: loss {loss}")]
+    Diverged { step: u64, loss: f64 },
+    /// The observer (e.g. the database) refused a report.
+    #[error("{0}")]
+    Observer(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// The device a job should use: CUDA when available unless
+/// `HFARM_DEVICE=cpu`; `HFARM_DEVICE=cuda` insists on it.
+pub fn device() -> Result<tch::Device, LearnError> {
+    match std::env::var("HFARM_DEVICE").ok().as_deref() {
+        Some("cpu") => Ok(tch::Device::Cpu),
+        Some("cuda") if tch::Cuda::is_available() => Ok(tch::Device::Cuda(0)),
+        Some("cuda") => Err(LearnError::Input("HFARM_DEVICE=cuda but libtorch sees no CUDA device".into())),
+        Some(other) if !other.is_empty() => {
+            Err(LearnError::Input(format!("HFARM_DEVICE={other}: expected cpu or cuda")))
+        }
+        _ => Ok(tch::Device::cuda_if_available()),
+    }
+}

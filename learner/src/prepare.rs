@@ -1,0 +1,138 @@
+//! Labelled instances turned into encoded samples for one model.
+
+use planner::pddl::Domain;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use tch::{Device, Tensor};
+
+use crate::config::{Classical, Family, ModelConfig, ModelKind, SigmaMode};
+use crate::data::LabelledInstance;
+use crate::encode::{self, AtomIndex, Batch, Encoder, InstanceInput, StateInput, Vocabulary};
+use crate::models::Shape;
+use crate::predictor::Side;
+use crate::LearnError;
+
+/// The paper's axes of one model (section 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Axes {
+    pub model: ModelKind,
+    pub family: Family,
+    pub sigma: SigmaMode,
+    pub lower: Option<Classical>,
+    pub residual: Option<Classical>,
+}
+
+pub fn parse_domain(domain_pddl: &str) -> Result<Domain, LearnError> {
+    planner::pddl::parse_domain(domain_pddl, "domain.pddl").map_err(|e| LearnError::Input(e.to_string()))
+}
+
+/// The model's configuration for a domain; the HGN's hyperedge slots are
+/// sized from the training instances (at least the original's 7 and 3).
+pub fn model_config(axes: Axes, domain: &Domain, tasks: &[&planner::Task]) -> Result<ModelConfig, LearnError> {
+    let shape = match axes.model {
+        ModelKind::Linear => Shape::Linear { features: encode::NUM_FEATURES },
+        ModelKind::Nlm => Shape::Nlm { vocabulary: Vocabulary::of(domain)?, depth: 5, hidden: 8 },
+        ModelKind::Hgn => {
+            let (p, a) = tasks.iter().map(|t| encode::operator_sizes(t)).fold((7, 3), |x, y| (x.0.max(y.0), x.1.max(y.1)));
+            Shape::Hgn { hidden: 32, steps: 4, max_preconditions: p, max_add_effects: a }
+        }
+    };
+    Ok(ModelConfig {
+        model: axes.model,
+        family: axes.family,
+        sigma: axes.sigma,
+        lower: axes.lower,
+        residual: axes.residual,
+        shape,
+    })
+}
+
+/// One encoded labelled state.
+pub struct Item {
+    pub instance: usize,
+    pub state: StateInput,
+    pub target: f64,
+    /// Raw lower bound (NaN where the model has none).
+    pub lower: f64,
+    pub residual: f64,
+    pub ff: f64,
+    pub lmcut: f64,
+}
+
+/// Encoded samples of a set of instances.
+pub struct Prepared {
+    pub instances: Vec<InstanceInput>,
+    pub items: Vec<Item>,
+}
+
+/// Grounds the instances (unpruned, as the labels were recorded).
+pub fn ground_all(
+    domain: &Domain,
+    instances: &[&LabelledInstance],
+) -> Result<Vec<(planner::pddl::Problem, planner::Task)>, LearnError> {
+    instances.iter().map(|i| encode::ground(domain, &i.problem_pddl, &i.name)).collect()
+}
+
+impl Prepared {
+    pub fn new(
+        config: &ModelConfig,
+        domain: &Domain,
+        instances: &[&LabelledInstance],
+        grounded: Vec<(planner::pddl::Problem, planner::Task)>,
+    ) -> Result<Prepared, LearnError> {
+        let encoder = Encoder { shape: &config.shape, domain };
+        let mut out = Prepared { instances: vec![], items: vec![] };
+        for (k, (inst, (problem, task))) in instances.iter().zip(grounded).enumerate() {
+            let index = AtomIndex::new(&task);
+            for s in &inst.samples {
+                let value = |h: Option<Classical>, what: &str| -> Result<f64, LearnError> {
+                    match h {
+                        None => Ok(f64::NAN),
+                        Some(h) => s.value(h).ok_or_else(|| {
+                            LearnError::Input(format!("{}: a labelled state has no {what} value ({h:?})", inst.name))
+                        }),
+                    }
+                };
+                let lower = value(config.lower, "lower-bound")?;
+                let residual = match config.residual {
+                    None => 0.0,
+                    r => value(r, "residual")?,
+                };
+                out.items.push(Item {
+                    instance: k,
+                    state: index.state(s, &inst.name)?,
+                    target: s.h_star,
+                    lower,
+                    residual,
+                    ff: s.ff.unwrap_or(f64::NAN),
+                    lmcut: s.lmcut.unwrap_or(f64::NAN),
+                });
+            }
+            out.instances.push(encoder.prepare(task, &problem)?);
+        }
+        Ok(out)
+    }
+
+    /// The batch of items `idx`, with side values and targets [B] (f64).
+    pub fn batch(&self, config: &ModelConfig, domain: &Domain, idx: &[usize], device: Device) -> (Batch, Side, Tensor) {
+        let encoder = Encoder { shape: &config.shape, domain };
+        let pairs: Vec<(&InstanceInput, &StateInput)> =
+            idx.iter().map(|&i| (&self.instances[self.items[i].instance], &self.items[i].state)).collect();
+        let batch = encoder.batch(&pairs, device);
+        let lower: Vec<f64> = idx.iter().map(|&i| self.items[i].lower).collect();
+        let residual: Vec<f64> = idx.iter().map(|&i| self.items[i].residual).collect();
+        let target: Vec<f64> = idx.iter().map(|&i| self.items[i].target).collect();
+        (batch, Side::new(&lower, &residual, device), Tensor::from_slice(&target).to(device))
+    }
+}
+
+/// The training instances of a run: `n` drawn from `all` by `seed`
+/// (independent of the order the instances were given in).
+pub fn draw_instances(all: &[LabelledInstance], n: usize, seed: u64) -> Vec<&LabelledInstance> {
+    let mut v: Vec<&LabelledInstance> = all.iter().collect();
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    v.shuffle(&mut rng);
+    v.truncate(n);
+    v
+}
