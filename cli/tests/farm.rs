@@ -141,3 +141,78 @@ async fn a_worker_killed_mid_job_loses_nothing_and_the_job_completes_once() {
     assert_eq!(rows, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Labels for a small NLM training of enough steps to be killed midway.
+const TRAIN_GRID: &str = r#"
+name = "train-kill"
+seeds = [1]
+[domains.gripper.train]
+seeds = "1..3"
+balls = [2, 3]
+[domains.gripper.validation]
+seeds = "1..1"
+balls = [2]
+[domains.gripper.test]
+seeds = "1..1"
+balls = [4]
+planning = 0
+[[learning]]
+models = ["nlm"]
+distributions = ["truncated"]
+sigma = ["learn"]
+bounds = ["lmcut"]
+residuals = ["ff"]
+steps = 600
+"#;
+
+#[tokio::test]
+async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
+    let db = TestDatabase::create().await;
+    let prefix = format!("hfarm-test-{}", db.name);
+    let dir = std::env::temp_dir().join(format!("hfarm-train-kill-{}", db.name));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("train.toml");
+    std::fs::write(&grid, TRAIN_GRID).unwrap();
+    let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let total: i64 = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["new"].as_i64().unwrap();
+
+    let _serve = spawn(&["serve", "--requeue-after", "2", "--listen", "127.0.0.1:0"], &db.url, &prefix);
+    let _cpu = spawn(&["worker", "--class", "cpu", "--concurrency", "2"], &db.url, &prefix);
+    let mut victim = spawn(&["worker", "--class", "gpu", "--lease", "1.5"], &db.url, &prefix);
+    let pool = db.pool.clone();
+    // Killed once a resumable checkpoint exists and training went on past it.
+    wait_for("a last checkpoint", 120, async || {
+        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= 150")
+            .fetch_optional(&pool)
+            .await
+            .unwrap();
+        n.is_some()
+    })
+    .await;
+    victim.0.kill().unwrap(); // SIGKILL
+    victim.0.wait().unwrap();
+    let (killed_at,): (i64,) =
+        sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last'").fetch_one(&db.pool).await.unwrap();
+    let _rescuer = spawn(&["worker", "--class", "gpu", "--lease", "5"], &db.url, &prefix);
+    wait_for("every job to succeed", 300, async || {
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
+        n == total
+    })
+    .await;
+    let (attempts, resumed_from, steps): (i32, i64, i64) = sqlx::query_as(
+        "SELECT j.attempts, m.resumed_from, m.steps FROM jobs j JOIN models m ON m.job = j.key WHERE j.kind = 'train'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(attempts, 2, "killed once, then completed");
+    assert!(resumed_from >= killed_at && resumed_from > 0, "resumed from {resumed_from}, killed at {killed_at}");
+    assert_eq!(steps, 600);
+    // One curve point per validation step, none twice, none missing: 600 / 40 = every 15 steps.
+    let (points, distinct, last): (i64, i64, i64) =
+        sqlx::query_as("SELECT count(*), count(DISTINCT step), max(step) FROM training_curves").fetch_one(&db.pool).await.unwrap();
+    assert_eq!((points, distinct, last), (40, 40, 600));
+    let _ = std::fs::remove_dir_all(&dir);
+}

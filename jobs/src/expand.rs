@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::grid::{Distribution, Grid, Split};
+use crate::grid::{Bound, Distribution, Grid, Split};
 use crate::spec::{Job, JobKind, JobSpec, PlanHeuristic};
 use crate::JobKey;
 
@@ -114,13 +114,21 @@ pub fn expand(grid: &Grid) -> Expansion {
                                     eval_inputs.extend(test_labels.iter().cloned());
                                     let eval = JobSpec::Evaluate { domain: domain.clone(), bound };
                                     out.add(&mut seen, Job::new(eval, eval_inputs));
-                                    for inst in &planning {
-                                        let plan = JobSpec::Plan {
-                                            domain: domain.clone(),
-                                            heuristic: PlanHeuristic::Learned,
-                                            limits: plan_limits,
-                                        };
-                                        out.add(&mut seen, Job::new(plan, vec![tk.clone(), inst.clone()]));
+                                    // Table 2 compares N, N+clip and TN: a Gaussian model
+                                    // plans with mu and with mu clipped to the bound.
+                                    let estimates: Vec<Option<Bound>> = match distribution {
+                                        Distribution::Gaussian => vec![None, Some(bound)],
+                                        Distribution::Truncated => vec![None],
+                                    };
+                                    for clip in estimates {
+                                        for inst in &planning {
+                                            let plan = JobSpec::Plan {
+                                                domain: domain.clone(),
+                                                heuristic: PlanHeuristic::Learned { clip },
+                                                limits: plan_limits,
+                                            };
+                                            out.add(&mut seen, Job::new(plan, vec![tk.clone(), inst.clone()]));
+                                        }
                                     }
                                 }
                             }

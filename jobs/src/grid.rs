@@ -70,6 +70,16 @@ pub enum Bound {
     Blind,
 }
 
+impl Bound {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::Lmcut => "lmcut",
+            Bound::Hmax => "hmax",
+            Bound::Blind => "blind",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Residual {

@@ -20,8 +20,13 @@ pub enum Resource {
 pub enum PlanHeuristic {
     /// A classical heuristic by name (blind, goalcount, hmax, hadd, ff, lmcut).
     Classical { name: String },
-    /// The point estimate of the model trained by the job's first input.
-    Learned,
+    /// The point estimate of the model trained by the job's first input (its
+    /// best-validation-MSE weights): E[x], or for a Gaussian model with
+    /// `clip`, mu clipped into [l, inf) for l of that bound (N+clip).
+    Learned {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clip: Option<Bound>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -133,6 +133,7 @@ fn the_papers_grid_has_the_papers_size() {
     // Trainings per domain and seed: main 3 models x (gaussian 2x2 + truncated 2x2) = 24;
     // other bounds: 3 x truncated 2 sigma x 2 residuals x 2 bounds = 24; residual lmcut: 3 x 2 x 2 = 12.
     assert_eq!(c[&JobKind::Train], 4 * 5 * (24 + 24 + 12));
-    // Plans: 100 test instances per domain x (5 baselines + one per training).
-    assert_eq!(c[&JobKind::Plan], 4 * 100 * (5 + 5 * 60));
+    // Plans: 100 test instances per domain x (5 baselines + one per training + one more,
+    // N+clip, per Gaussian training: 12 in the main grid, 6 with residual lmcut).
+    assert_eq!(c[&JobKind::Plan], 4 * 100 * (5 + 5 * (60 + 18)));
 }

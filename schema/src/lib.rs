@@ -114,11 +114,12 @@ fn axes(spec: &JobSpec) -> [Option<String>; 9] {
             [Some(domain.clone()), Some(s(split)), None, None, None, None, None, None, None]
         }
         JobSpec::Plan { domain, heuristic, .. } => {
-            let h = match heuristic {
-                jobs::spec::PlanHeuristic::Classical { name } => name.clone(),
-                jobs::spec::PlanHeuristic::Learned => "learned".to_string(),
+            let (h, clip) = match heuristic {
+                jobs::spec::PlanHeuristic::Classical { name } => (name.clone(), None),
+                jobs::spec::PlanHeuristic::Learned { clip: None } => ("learned".to_string(), None),
+                jobs::spec::PlanHeuristic::Learned { clip: Some(b) } => ("learned+clip".to_string(), Some(s(b))),
             };
-            [Some(domain.clone()), Some("test".into()), None, Some(h), None, None, None, None, None]
+            [Some(domain.clone()), Some("test".into()), None, Some(h), None, None, None, clip, None]
         }
         JobSpec::Train { domain, model, distribution, sigma, bound, residual, seed, .. } => [
             Some(domain.clone()),

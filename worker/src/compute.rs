@@ -90,16 +90,43 @@ pub fn plan_classical(domain: &str, problem: &str, heuristic: &str, limits: &Pla
         h.as_mut(),
         Limits::new(Some(limits.max_evaluations), Some(limits.time_s), Some(limits.memory_mib)),
     );
+    Ok(run_of(r, limits))
+}
+
+/// GBFS guided by a trained model's point estimate (one forward pass per
+/// expansion), on CPU. Returns the run and the number of forward passes.
+pub fn plan_learned(
+    config: learner::ModelConfig,
+    weights: &[u8],
+    domain: &str,
+    problem: &str,
+    clip: Option<learner::Classical>,
+    limits: &PlanLimits,
+) -> Result<(PlanRun, u64), String> {
+    let predictor = learner::Predictor::load(config, weights, tch::Device::Cpu).map_err(|e| e.to_string())?;
+    let mut h = learner::LearnedHeuristic::new(predictor, domain, problem, clip).map_err(|e| e.to_string())?;
+    // The model reads the unpruned grounding's facts: search on that task.
+    let task = h.task().clone();
+    let r = gbfs(
+        &task,
+        &mut h,
+        Limits::new(Some(limits.max_evaluations), Some(limits.time_s), Some(limits.memory_mib)),
+    );
+    Ok((run_of(r, limits), h.forward_passes))
+}
+
+fn run_of(r: planner::search::SearchResult, limits: &PlanLimits) -> PlanRun {
     let solved = r.status == SearchStatus::Solved;
-    Ok(PlanRun {
+    PlanRun {
         status: r.status,
         cost: r.cost,
         plan_length: solved.then_some(r.plan.len()),
+        // The paper counts the whole budget for an unsolved instance.
         evaluations: if solved { r.evaluations } else { limits.max_evaluations },
         expansions: r.expansions,
         generated: r.generated,
         search_time_s: r.search_time.as_secs_f64(),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use jobs::JobSpec;
 use schema::lifecycle::{self, Claimed};
 use sqlx::PgPool;
 
-use crate::compute;
+use crate::{compute, learning};
 
 /// Why a job attempt failed (recorded as the job's `last_error`).
 #[derive(Debug, thiserror::Error)]
@@ -19,7 +19,7 @@ pub enum JobError {
     Schema(#[from] schema::DbError),
 }
 
-fn failed(e: impl std::fmt::Display) -> JobError {
+pub(crate) fn failed(e: impl std::fmt::Display) -> JobError {
     JobError::Failed(e.to_string())
 }
 
@@ -102,18 +102,31 @@ pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str) -> Result<bool,
             commit_if_ours(tx, &job.key, worker).await
         }
         JobSpec::Plan { domain, heuristic, limits } => {
-            let PlanHeuristic::Classical { name } = heuristic else {
-                return Err(failed("planning with learned heuristics needs the learner (not built yet)"));
-            };
             let input = job.inputs.last().ok_or_else(|| failed("plan job without instance"))?;
             let (d, p, _, _, _) = instance(pool, input).await?;
-            let h = name.clone();
-            let run = blocking(move || compute::plan_classical(&d, &p, &h, &limits)).await?;
+            let (run, name, model, passes) = match heuristic {
+                PlanHeuristic::Classical { name } => {
+                    let h = name.clone();
+                    (blocking(move || compute::plan_classical(&d, &p, &h, &limits)).await?, name, None, None)
+                }
+                PlanHeuristic::Learned { clip } => {
+                    let model = job.inputs.first().ok_or_else(|| failed("learned plan job without its model"))?;
+                    let (config, weights) = learning::checkpoint(pool, model, "best_mse")
+                        .await?
+                        .ok_or_else(|| failed(format!("{model} has no model")))?;
+                    let clip = clip.map(learning::classical);
+                    let (run, passes) =
+                        blocking(move || compute::plan_learned(config, &weights, &d, &p, clip, &limits)).await?;
+                    let name = if clip.is_some() { "learned+clip" } else { "learned" };
+                    (run, name.to_string(), Some(model.clone()), Some(passes as i64))
+                }
+            };
             let mut tx = pool.begin().await?;
             sqlx::query(
                 "INSERT INTO plan_runs (job, instance, domain, heuristic, search, status, solved, cost, plan_length,
-                     evaluations, expansions, generated, search_time_s, max_evaluations)
-                 VALUES ($1, $2, $3, $4, 'gbfs', $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (job) DO NOTHING",
+                     evaluations, expansions, generated, search_time_s, max_evaluations, model, forward_passes)
+                 VALUES ($1, $2, $3, $4, 'gbfs', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                 ON CONFLICT (job) DO NOTHING",
             )
             .bind(&job.key)
             .bind(input)
@@ -128,14 +141,72 @@ pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str) -> Result<bool,
             .bind(run.generated as i64)
             .bind(run.search_time_s)
             .bind(limits.max_evaluations as i64)
+            .bind(model)
+            .bind(passes)
+            .execute(&mut *tx)
+            .await?;
+            commit_if_ours(tx, &job.key, worker).await
+        }
+        JobSpec::Train { domain, model, distribution, sigma, bound, residual, seed, steps, train_instances } => {
+            let axes = learning::axes(model, distribution, sigma, bound, residual);
+            let mut config = learner::TrainConfig::paper(axes.model, seed, steps);
+            config.train_instances = train_instances as usize;
+            let t = learning::train(pool, &job.key, worker, axes, config, &job.inputs).await?;
+            let best: Option<(Option<f64>, Option<f64>)> = sqlx::query_as(
+                "SELECT min(val_mse), min(val_nll) FROM training_curves WHERE job = $1",
+            )
+            .bind(&job.key)
+            .fetch_optional(pool)
+            .await?;
+            let (best_mse, best_nll) = best.unwrap_or((None, None));
+            let mut tx = pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO models (job, domain, config, device, steps, train_instances, train_samples,
+                     validation_samples, best_val_mse, best_val_nll, train_seconds, resumed_from)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (job) DO NOTHING",
+            )
+            .bind(&job.key)
+            .bind(&domain)
+            .bind(serde_json::to_value(&t.config).map_err(failed)?)
+            .bind(&t.device)
+            .bind(steps as i64)
+            .bind(t.train_instances as i32)
+            .bind(t.train_samples as i32)
+            .bind(t.validation_samples as i32)
+            .bind(best_mse)
+            .bind(best_nll)
+            .bind(t.seconds)
+            .bind(t.resumed_from as i64)
+            .execute(&mut *tx)
+            .await?;
+            commit_if_ours(tx, &job.key, worker).await
+        }
+        JobSpec::Evaluate { domain, bound } => {
+            let (model, tests) = job.inputs.split_first().ok_or_else(|| failed("evaluate job without its model"))?;
+            let m = learning::evaluate(pool, model, bound, tests).await?;
+            let mut tx = pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO evaluations (job, model, domain, bound, samples, mse, mse_clip, nll, nll_clip, ff_mse,
+                     lmcut_mse, sigma)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (job) DO NOTHING",
+            )
+            .bind(&job.key)
+            .bind(model)
+            .bind(&domain)
+            .bind(bound.as_str())
+            .bind(m.samples as i32)
+            .bind(m.mse)
+            .bind(m.mse_clip)
+            .bind(m.nll)
+            .bind(m.nll_clip)
+            .bind(m.ff_mse)
+            .bind(m.lmcut_mse)
+            .bind(m.sigma)
             .execute(&mut *tx)
             .await?;
             commit_if_ours(tx, &job.key, worker).await
         }
         JobSpec::Noop { .. } => commit_if_ours(pool.begin().await?, &job.key, worker).await,
-        JobSpec::Train { .. } | JobSpec::Evaluate { .. } => {
-            Err(failed("training and evaluation need the learner (not built yet)"))
-        }
     }
 }
 

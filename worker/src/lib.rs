@@ -7,6 +7,7 @@
 
 pub mod compute;
 pub mod execute;
+pub mod learning;
 pub mod run;
 
 pub use run::{run_worker, WorkerConfig};
