@@ -212,7 +212,10 @@ async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
     assert_eq!(steps, 600);
     // One curve point per validation step, none twice, none missing: 600 / 40 = every 15 steps.
     let (points, distinct, last): (i64, i64, i64) =
-        sqlx::query_as("SELECT count(*), count(DISTINCT step), max(step) FROM training_curves").fetch_one(&db.pool).await.unwrap();
+        sqlx::query_as("SELECT count(*), count(DISTINCT step), max(step) FROM training_curves")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
     assert_eq!((points, distinct, last), (40, 40, 600));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -89,7 +89,10 @@ async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
     );
     assert_eq!(count("SELECT count(*) FROM evaluations WHERE nll = 'NaN' OR mse = 'NaN'").await, 0);
     assert_eq!(count("SELECT count(*) FROM plan_runs WHERE model IS NOT NULL").await, 6);
-    assert_eq!(count("SELECT count(*) FROM plan_runs WHERE model IS NOT NULL AND forward_passes = expansions + 1").await, 6);
+    assert_eq!(
+        count("SELECT count(*) FROM plan_runs WHERE model IS NOT NULL AND forward_passes = expansions + 1").await,
+        6
+    );
     assert_eq!(count("SELECT count(*) FROM plan_runs WHERE heuristic = 'learned+clip'").await, 2);
     assert_eq!(count("SELECT count(*) FROM plan_runs WHERE heuristic = 'ff'").await, 2);
     // Gripper with 5 balls is solved by every learned heuristic well within 10^4 evaluations.

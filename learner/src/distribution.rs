@@ -164,14 +164,12 @@ pub fn truncated_log_z(mu: &Tensor, sigma: &Tensor, lower: &Tensor, upper: &Tens
     let a_pos = alpha.where_self(&both_pos, &one);
     let b_pos = beta.where_self(&both_pos, &(&one * 2.0));
     let m_pos = f1(&(&a_pos / SQRT_2), &(&b_pos / SQRT_2)) * (2.0 / PI).sqrt();
-    let pos = -m_pos.log() - LOG_SQRT_2PI - a_pos.square() * 0.5
-        + log1mexp(&((a_pos.square() - b_pos.square()) * 0.5));
+    let pos = -m_pos.log() - LOG_SQRT_2PI - a_pos.square() * 0.5 + log1mexp(&((a_pos.square() - b_pos.square()) * 0.5));
 
     let a_neg = alpha.where_self(&both_neg, &(&one * -2.0));
     let b_neg = beta.where_self(&both_neg, &(-&one));
     let m_neg = -f1(&(&a_neg / SQRT_2), &(&b_neg / SQRT_2)) * (2.0 / PI).sqrt();
-    let neg = -m_neg.log() - LOG_SQRT_2PI - b_neg.square() * 0.5
-        + log1mexp(&((b_neg.square() - a_neg.square()) * 0.5));
+    let neg = -m_neg.log() - LOG_SQRT_2PI - b_neg.square() * 0.5 + log1mexp(&((b_neg.square() - a_neg.square()) * 0.5));
 
     let mid_sel = both_pos.logical_or(&both_neg).logical_not();
     let a_mid = alpha.where_self(&mid_sel, &(-&one));

@@ -61,17 +61,7 @@ impl LearnedHeuristic {
             if clip { "+clip" } else { "" }
         )
         .to_lowercase();
-        Ok(LearnedHeuristic {
-            predictor,
-            domain,
-            instance,
-            lower,
-            residual,
-            features,
-            clip,
-            name,
-            forward_passes: 0,
-        })
+        Ok(LearnedHeuristic { predictor, domain, instance, lower, residual, features, clip, name, forward_passes: 0 })
     }
 
     pub fn task(&self) -> &Task {
@@ -106,8 +96,7 @@ impl Heuristic for LearnedHeuristic {
             };
             let mut facts = vec![];
             planner::state::for_each_fact(s, |x| facts.push(x));
-            let features =
-                [f.goal_count as f32, f.ff as f32, f.deletes_ignored as f32, f.mean_deletes_ignored as f32];
+            let features = [f.goal_count as f32, f.ff as f32, f.deletes_ignored as f32, f.mean_deletes_ignored as f32];
             slots.push(out.len());
             out.push(0.0);
             states.push(StateInput { facts, features });

@@ -11,6 +11,7 @@
 //! distributions, weights to bytes) · [`prepare`] (labelled data to samples)
 //! · [`train`] · [`optim`] (AdamW) · [`evaluate`] · [`heuristic`].
 
+pub mod bench;
 pub mod config;
 pub mod data;
 pub mod distribution;
@@ -43,9 +44,29 @@ pub enum LearnError {
     Internal(String),
 }
 
+/// Loads libtorch's CUDA backend if this machine can: the binary links only
+/// libtorch_cpu (the linker drops libtorch_cuda, whose symbols nothing
+/// names), so the CUDA backend registers itself only once its library is
+/// loaded. It is found beside libtorch_cpu (the binary's runpath) or on
+/// LD_LIBRARY_PATH; where it or its CUDA libraries are missing (CPU-only
+/// setups), nothing happens and training runs on CPU.
+pub fn load_cuda_backend() -> bool {
+    static LOADED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LOADED.get_or_init(|| {
+        let name = c"libtorch_cuda.so";
+        // SAFETY: dlopen with a valid C string; the handle is kept for the
+        // life of the process (libtorch's backends are never unloaded).
+        let handle = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+        !handle.is_null() && tch::Cuda::is_available()
+    })
+}
+
 /// The device a job should use: CUDA when available unless
 /// `HFARM_DEVICE=cpu`; `HFARM_DEVICE=cuda` insists on it.
 pub fn device() -> Result<tch::Device, LearnError> {
+    if std::env::var("HFARM_DEVICE").as_deref() != Ok("cpu") {
+        load_cuda_backend();
+    }
     match std::env::var("HFARM_DEVICE").ok().as_deref() {
         Some("cpu") => Ok(tch::Device::Cpu),
         Some("cuda") if tch::Cuda::is_available() => Ok(tch::Device::Cuda(0)),

@@ -33,7 +33,8 @@ pub fn model_config(axes: Axes, domain: &Domain, tasks: &[&planner::Task]) -> Re
         ModelKind::Linear => Shape::Linear { features: encode::NUM_FEATURES },
         ModelKind::Nlm => Shape::Nlm { vocabulary: Vocabulary::of(domain)?, depth: 5, hidden: 8 },
         ModelKind::Hgn => {
-            let (p, a) = tasks.iter().map(|t| encode::operator_sizes(t)).fold((7, 3), |x, y| (x.0.max(y.0), x.1.max(y.1)));
+            let (p, a) =
+                tasks.iter().map(|t| encode::operator_sizes(t)).fold((7, 3), |x, y| (x.0.max(y.0), x.1.max(y.1)));
             Shape::Hgn { hidden: 32, steps: 4, max_preconditions: p, max_add_effects: a }
         }
     };

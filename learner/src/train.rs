@@ -174,7 +174,8 @@ impl Trainer {
         let mut named: Vec<(String, Tensor)> =
             self.predictor.named_variables().into_iter().map(|(n, t)| (format!("model.{n}"), t)).collect();
         named.extend(self.opt.state());
-        for (n, v) in [("state.step", self.step as f64), ("state.best_mse", self.best_mse), ("state.best_nll", self.best_nll)]
+        for (n, v) in
+            [("state.step", self.step as f64), ("state.best_mse", self.best_mse), ("state.best_nll", self.best_nll)]
         {
             named.push((n.to_string(), Tensor::from_slice(&[v])));
         }
@@ -193,43 +194,48 @@ impl Trainer {
     pub fn run(&mut self, observer: &mut dyn Observer) -> Result<(), LearnError> {
         let start = Instant::now();
         let device = self.predictor.device();
-        let (mut loss_sum, mut loss_n) = (0.0, 0u64);
+        // Training losses accumulate on the device: reading one back each
+        // step would make the host wait for the GPU every step.
+        let mut loss_sum = Tensor::zeros([], (tch::Kind::Double, device));
+        let mut loss_n = 0u64;
         while self.step < self.config.steps {
             let idx = self.batch_indices(self.step);
             let (batch, side, target) =
                 self.train.batch(&self.predictor.config, &self.domain, &idx, device);
             let dist = self.predictor.distribution(&batch, &side)?;
             let loss = -dist.log_prob(&target).mean(tch::Kind::Double);
-            let value = loss.double_value(&[]);
-            if !value.is_finite() {
-                return Err(LearnError::Diverged { step: self.step, loss: value });
-            }
             self.opt.zero_grad();
             loss.backward();
-            self.opt.clip_grad_norm(self.config.grad_clip);
-            self.opt.step();
+            self.opt.step(self.config.grad_clip);
             self.step += 1;
-            loss_sum += value;
+            loss_sum += loss.detach();
             loss_n += 1;
             if self.step % self.config.validate_every == 0 || self.step == self.config.steps {
+                let train_nll = loss_sum.double_value(&[]) / loss_n as f64;
+                if !train_nll.is_finite() {
+                    return Err(LearnError::Diverged { step: self.step, loss: train_nll });
+                }
                 let (val_mse, val_nll) = self.validate()?;
                 let point = CurvePoint {
                     step: self.step,
-                    train_nll: loss_sum / loss_n as f64,
+                    train_nll,
                     val_mse,
                     val_nll,
                     seconds: start.elapsed().as_secs_f64(),
                 };
-                (loss_sum, loss_n) = (0.0, 0);
+                loss_sum = Tensor::zeros([], (tch::Kind::Double, device));
+                loss_n = 0;
                 observer.on_validation(&point).map_err(LearnError::Observer)?;
                 if val_mse < self.best_mse {
                     self.best_mse = val_mse;
-                    let c = Checkpoint { tag: CheckpointTag::BestMse, step: self.step, bytes: self.predictor.weights()? };
+                    let c =
+                        Checkpoint { tag: CheckpointTag::BestMse, step: self.step, bytes: self.predictor.weights()? };
                     observer.on_checkpoint(&c).map_err(LearnError::Observer)?;
                 }
                 if val_nll < self.best_nll {
                     self.best_nll = val_nll;
-                    let c = Checkpoint { tag: CheckpointTag::BestNll, step: self.step, bytes: self.predictor.weights()? };
+                    let c =
+                        Checkpoint { tag: CheckpointTag::BestNll, step: self.step, bytes: self.predictor.weights()? };
                     observer.on_checkpoint(&c).map_err(LearnError::Observer)?;
                 }
                 let c = Checkpoint { tag: CheckpointTag::Last, step: self.step, bytes: self.last_checkpoint()? };

@@ -28,7 +28,9 @@ fn every_model_fits_a_small_dataset() {
     single_thread();
     let data = common::gripper(&[2, 3], 0..3);
     assert!(data.num_samples() > 20);
-    for (model, steps, target) in [(ModelKind::Nlm, 400, 0.3), (ModelKind::Hgn, 400, 0.5), (ModelKind::Linear, 400, 1.0)] {
+    for (model, steps, target) in
+        [(ModelKind::Nlm, 400, 0.3), (ModelKind::Hgn, 400, 0.5), (ModelKind::Linear, 400, 1.0)]
+    {
         // No residual: the network has to learn h* itself.
         let a = Axes { residual: None, ..axes(model, Family::Gaussian, SigmaMode::Fixed) };
         let mut t = Trainer::new(a, config(model, 1, steps, steps / 4), &data, &data, Device::Cpu).unwrap();
@@ -148,7 +150,10 @@ fn a_truncated_model_plans_and_never_predicts_below_its_lower_bound() {
         let task = h.task().clone();
         let mut checked = AboveLowerBound { lmcut: LmCut::new(&task), inner: h, checked: 0, min_gap: f64::INFINITY };
         let r = gbfs(&task, &mut checked, Limits::new(Some(10_000), Some(60.0), Some(1024)));
-        println!("{model:?}: {:?} after {} evaluations, min E[x] - lmcut = {}", r.status, r.evaluations, checked.min_gap);
+        println!(
+            "{model:?}: {:?} after {} evaluations, min E[x] - lmcut = {}",
+            r.status, r.evaluations, checked.min_gap
+        );
         assert_eq!(r.status, SearchStatus::Solved, "{model:?}");
         assert!(checked.checked as u64 >= r.evaluations);
         // The open lower bound is l - 0.1 (appendix B.3): E[x] > l - 0.1.
@@ -179,7 +184,8 @@ fn evaluation_reports_the_paper_metrics() {
     assert!(m.ff_mse.is_finite() && m.lmcut_mse > 0.0);
     assert!((m.sigma - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-9, "fixed sigma: {m:?}");
     // hLMcut's MSE by hand.
-    let by_hand: f64 = test.instances.iter().flat_map(|i| &i.samples).map(|s| (s.lmcut.unwrap() - s.h_star).powi(2)).sum::<f64>()
-        / m.samples as f64;
+    let by_hand: f64 =
+        test.instances.iter().flat_map(|i| &i.samples).map(|s| (s.lmcut.unwrap() - s.h_star).powi(2)).sum::<f64>()
+            / m.samples as f64;
     assert!((m.lmcut_mse - by_hand).abs() < 1e-9);
 }

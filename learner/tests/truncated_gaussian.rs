@@ -72,12 +72,31 @@ fn mean_and_log_prob_match_the_high_precision_reference() {
             // Nearly degenerate intervals (u - l <= 1e-6) lose digits in log Z
             // by nature: a width of 1e-9 leaves ~7 significant digits in f64.
             let tol = if wide { 1e-9 } else { 1e-5 };
-            assert!(el < tol, "log_prob {} vs {} (rel {el:e}) mu={} sigma={} l={} u={} x={}", o[1], lp, c.mu, c.sigma, c.l, c.u, c.x);
+            assert!(
+                el < tol,
+                "log_prob {} vs {} (rel {el:e}) mu={} sigma={} l={} u={} x={}",
+                o[1],
+                lp,
+                c.mu,
+                c.sigma,
+                c.l,
+                c.u,
+                c.x
+            );
             if wide {
                 worst[1] = worst[1].max(el);
             }
         }
-        assert!(em < 1e-9, "mean {} vs {} (rel {em:e}) mu={} sigma={} l={} u={}", o[0], c.mean, c.mu, c.sigma, c.l, c.u);
+        assert!(
+            em < 1e-9,
+            "mean {} vs {} (rel {em:e}) mu={} sigma={} l={} u={}",
+            o[0],
+            c.mean,
+            c.mu,
+            c.sigma,
+            c.l,
+            c.u
+        );
         worst[0] = worst[0].max(em);
         checked += 1;
     }
@@ -101,7 +120,15 @@ fn gradients_match_the_reference_derivatives() {
         for (got, want, what) in [(o[4], c.dlogp_dmu, "dlogp/dmu"), (o[5], c.dlogp_dsigma, "dlogp/dsigma")] {
             let Some(want) = want else { continue };
             let e = rel(got, want, 1e-6);
-            assert!(e < 1e-6, "{what} {got} vs {want} (rel {e:e}) mu={} sigma={} l={} u={} x={}", c.mu, c.sigma, c.l, c.u, c.x);
+            assert!(
+                e < 1e-6,
+                "{what} {got} vs {want} (rel {e:e}) mu={} sigma={} l={} u={} x={}",
+                c.mu,
+                c.sigma,
+                c.l,
+                c.u,
+                c.x
+            );
         }
     }
 }
@@ -114,16 +141,31 @@ fn gradients_match_finite_differences() {
         let f = |mu: f64, sigma: f64| {
             let (l, u, x) = (scalar(c.l, false), scalar(c.u, false), scalar(c.x, false));
             let (m, s) = (scalar(mu, false), scalar(sigma, false));
-            (truncated_mean(&m, &s, &l, &u).double_value(&[0]), truncated_log_prob(&m, &s, &l, &u, &x).double_value(&[0]))
+            (
+                truncated_mean(&m, &s, &l, &u).double_value(&[0]),
+                truncated_log_prob(&m, &s, &l, &u, &x).double_value(&[0]),
+            )
         };
         let h = 1e-5 * c.sigma;
         let (mp, mm) = (f(c.mu + h, c.sigma), f(c.mu - h, c.sigma));
         let (sp, sm) = (f(c.mu, c.sigma + h), f(c.mu, c.sigma - h));
-        let fd = [(mp.0 - mm.0) / (2.0 * h), (sp.0 - sm.0) / (2.0 * h), (mp.1 - mm.1) / (2.0 * h), (sp.1 - sm.1) / (2.0 * h)];
+        let fd = [
+            (mp.0 - mm.0) / (2.0 * h),
+            (sp.0 - sm.0) / (2.0 * h),
+            (mp.1 - mm.1) / (2.0 * h),
+            (sp.1 - sm.1) / (2.0 * h),
+        ];
         for (k, (got, want)) in o[2..].iter().zip(fd).enumerate() {
             // Finite differences carry ~1e-10/h absolute rounding noise.
             let e = (got - want).abs() / want.abs().max(1.0);
-            assert!(e < 1e-4, "derivative {k}: autograd {got} vs finite difference {want} mu={} sigma={} l={} u={}", c.mu, c.sigma, c.l, c.u);
+            assert!(
+                e < 1e-4,
+                "derivative {k}: autograd {got} vs finite difference {want} mu={} sigma={} l={} u={}",
+                c.mu,
+                c.sigma,
+                c.l,
+                c.u
+            );
         }
     }
 }

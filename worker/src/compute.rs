@@ -107,11 +107,8 @@ pub fn plan_learned(
     let mut h = learner::LearnedHeuristic::new(predictor, domain, problem, clip).map_err(|e| e.to_string())?;
     // The model reads the unpruned grounding's facts: search on that task.
     let task = h.task().clone();
-    let r = gbfs(
-        &task,
-        &mut h,
-        Limits::new(Some(limits.max_evaluations), Some(limits.time_s), Some(limits.memory_mib)),
-    );
+    let r =
+        gbfs(&task, &mut h, Limits::new(Some(limits.max_evaluations), Some(limits.time_s), Some(limits.memory_mib)));
     Ok((run_of(r, limits), h.forward_passes))
 }
 

@@ -152,12 +152,11 @@ pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str) -> Result<bool,
             let mut config = learner::TrainConfig::paper(axes.model, seed, steps);
             config.train_instances = train_instances as usize;
             let t = learning::train(pool, &job.key, worker, axes, config, &job.inputs).await?;
-            let best: Option<(Option<f64>, Option<f64>)> = sqlx::query_as(
-                "SELECT min(val_mse), min(val_nll) FROM training_curves WHERE job = $1",
-            )
-            .bind(&job.key)
-            .fetch_optional(pool)
-            .await?;
+            let best: Option<(Option<f64>, Option<f64>)> =
+                sqlx::query_as("SELECT min(val_mse), min(val_nll) FROM training_curves WHERE job = $1")
+                    .bind(&job.key)
+                    .fetch_optional(pool)
+                    .await?;
             let (best_mse, best_nll) = best.unwrap_or((None, None));
             let mut tx = pool.begin().await?;
             sqlx::query(

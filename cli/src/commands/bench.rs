@@ -26,6 +26,12 @@ pub enum Which {
     GbfsFf,
     /// The farm's queue: no-op jobs through Redis and PostgreSQL (needs both).
     Queue,
+    /// NLM training steps per second on a fixed random batch (--device cpu|cuda).
+    Nlm,
+    /// GBFS guided by briefly trained models: evaluations per second on CPU.
+    LearnedGbfs,
+    /// Real training runs (each model, gripper and blocksworld): steps per second (--device cpu|cuda).
+    Train,
 }
 
 #[derive(clap::Args)]
@@ -47,6 +53,18 @@ pub struct Args {
     /// queue: worker slots pulling at once.
     #[arg(long, default_value_t = 8)]
     pub slots: usize,
+    /// nlm: objects per instance.
+    #[arg(long, default_value_t = 12)]
+    pub objects: i64,
+    /// nlm: batch size.
+    #[arg(long, default_value_t = 256)]
+    pub batch: i64,
+    /// nlm: timed training steps.
+    #[arg(long, default_value_t = 30)]
+    pub steps: u64,
+    /// nlm: cpu or cuda.
+    #[arg(long, default_value = "cpu")]
+    pub device: String,
 }
 
 struct Fd {
@@ -167,13 +185,17 @@ fn suite_instances(suite: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
-    if a.which == Which::Queue {
-        return super::bench_queue::run(a.jobs, a.slots, a.json);
+    match a.which {
+        Which::Queue => return super::bench_queue::run(a.jobs, a.slots, a.json),
+        Which::Nlm => return super::bench_learner::nlm(a.objects, a.batch, a.steps, &a.device, a.json),
+        Which::LearnedGbfs => return super::bench_learner::learned_gbfs(a.json),
+        Which::Train => return super::bench_learner::train(a.steps, &a.device, a.json),
+        Which::AstarLmcut | Which::GbfsFf => {}
     }
     let suite = a.suite.clone().unwrap_or_else(|| {
         PathBuf::from(match a.which {
             Which::AstarLmcut => "benchmarks/astar-lmcut",
-            Which::GbfsFf | Which::Queue => "benchmarks/gbfs-ff",
+            Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => "benchmarks/gbfs-ff",
         })
     });
     let fd = if a.no_fd { None } else { find_fd() };
@@ -182,7 +204,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let (fd_search, heuristic) = match a.which {
         Which::AstarLmcut => ("astar(lmcut())", "lmcut"),
-        Which::GbfsFf | Which::Queue => ("eager_greedy([ff()])", "ff"),
+        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => ("eager_greedy([ff()])", "ff"),
     };
     let mut rows = vec![];
     for (domain, problem) in suite_instances(&suite)? {
@@ -192,7 +214,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
         let cpu = process_cpu_time();
         let r = match a.which {
             Which::AstarLmcut => astar(&task, h.as_mut(), Limits::default()),
-            Which::GbfsFf | Which::Queue => gbfs(&task, h.as_mut(), Limits::default()),
+            Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => {
+                gbfs(&task, h.as_mut(), Limits::default())
+            }
         };
         let search_cpu = process_cpu_time() - cpu;
         let end_to_end = start.elapsed().as_secs_f64();
@@ -243,7 +267,7 @@ fn print_row(r: &Row, which: Which) {
             fd.map_or("-".into(), |f| format!("{:.3}", f.driver_wall_s)),
             fd.map_or("-".into(), |f| format!("{:.1}x", f.driver_wall_s / r.end_to_end_s.max(1e-9))),
         ),
-        Which::GbfsFf | Which::Queue => println!(
+        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => println!(
             "{:40} {:>10} evals {:>8} {:>10.0}/s  fd evals {:>8} {:>10}/s",
             r.instance,
             r.status,
@@ -279,7 +303,7 @@ fn summarize(rows: &[Row], which: Which, json: bool) -> Result<()> {
         Some((speedups.iter().map(|s| s.ln()).sum::<f64>() / speedups.len() as f64).exp())
     };
     let summary = serde_json::json!({
-        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf | Which::Queue => "gbfs-ff" },
+        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => "gbfs-ff" },
         "instances": rows.len(),
         "ours_search_cpu_s": ours_search,
         "ours_end_to_end_s": ours_e2e,

@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod bench_learner;
 pub mod bench_queue;
 pub mod farm;
 pub mod generate;

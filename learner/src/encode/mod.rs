@@ -52,12 +52,9 @@ pub enum Batch {
 pub fn ground(domain: &Domain, problem_pddl: &str, name: &str) -> Result<(Problem, Task), LearnError> {
     let problem = planner::pddl::parse_problem(problem_pddl, name, domain)
         .map_err(|e| LearnError::Input(format!("{name}: {e}")))?;
-    let task = planner::ground::ground_with(
-        domain,
-        &problem,
-        planner::ground::GroundOptions { prune_irrelevant: false },
-    )
-    .map_err(|e| LearnError::Input(format!("{name}: {e}")))?;
+    let task =
+        planner::ground::ground_with(domain, &problem, planner::ground::GroundOptions { prune_irrelevant: false })
+            .map_err(|e| LearnError::Input(format!("{name}: {e}")))?;
     Ok((problem, task))
 }
 

@@ -63,8 +63,7 @@ impl Vocabulary {
     /// (arity, feature index) of a predicate in the state (goal = false) or goal.
     fn slot(&self, name: &str, goal: bool) -> Option<(usize, usize)> {
         let &(_, arity) = self.predicates.iter().find(|(n, _)| n == name)?;
-        let same: Vec<&str> =
-            self.predicates.iter().filter(|(_, a)| *a == arity).map(|(n, _)| n.as_str()).collect();
+        let same: Vec<&str> = self.predicates.iter().filter(|(_, a)| *a == arity).map(|(n, _)| n.as_str()).collect();
         let i = same.iter().position(|n| *n == name)?;
         Some((arity, if goal { same.len() + i } else { i }))
     }
@@ -179,8 +178,7 @@ impl RelationalBatch {
                 })
             })
             .collect();
-        let valid: Vec<bool> =
-            items.iter().flat_map(|(i, _)| (0..o).map(move |j| j < i.num_objects)).collect();
+        let valid: Vec<bool> = items.iter().flat_map(|(i, _)| (0..o).map(move |j| j < i.num_objects)).collect();
         let valid = Tensor::from_slice(&valid).reshape([b as i64, o as i64]).to_kind(Kind::Bool).to(device);
         RelationalBatch { inputs, valid, objects: o as i64 }
     }

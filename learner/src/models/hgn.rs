@@ -69,10 +69,8 @@ impl Hgn {
             zeros.index_add(0, &idx.flatten(0, -1), &src).narrow(0, 0, g.num_nodes)
         };
         let u_v = u.index_select(0, &g.node_graph);
-        let v_new = self
-            .node_mlp
-            .forward(&Tensor::cat(&[v, &aggregate(&g.receivers), &aggregate(&g.senders), &u_v], 1))
-            .relu();
+        let v_new =
+            self.node_mlp.forward(&Tensor::cat(&[v, &aggregate(&g.receivers), &aggregate(&g.senders), &u_v], 1)).relu();
 
         let mean = |x: &Tensor, graph: &Tensor, counts: &Tensor| {
             let zeros = Tensor::zeros([g.num_graphs, self.hidden], (x.kind(), x.device()));

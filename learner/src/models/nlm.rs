@@ -40,7 +40,11 @@ impl Nlm {
             let mut next = vec![0; max_arity + 1];
             for r in 0..=max_arity {
                 let want = if last {
-                    if r == 0 { outputs as usize } else { 0 }
+                    if r == 0 {
+                        outputs as usize
+                    } else {
+                        0
+                    }
                 } else if r < depth - d {
                     hidden as usize
                 } else {
@@ -137,4 +141,3 @@ fn permute(x: &Tensor, r: usize) -> Tensor {
         _ => x.shallow_clone(),
     }
 }
-

@@ -1,0 +1,101 @@
+//! `hfarm bench nlm` and `hfarm bench learned-gbfs`: the learner's speed.
+//! For a ratio against the paper's stack, run tools/reference/nlm_bench.py
+//! with the same --objects/--batch on the same machine.
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use learner::bench;
+use learner::ModelKind;
+use planner::generate::Params;
+
+fn device(name: &str) -> Result<tch::Device> {
+    Ok(match name {
+        "cpu" => tch::Device::Cpu,
+        "cuda" if learner::load_cuda_backend() => tch::Device::Cuda(0),
+        "cuda" => bail!("--device cuda: libtorch sees no CUDA device"),
+        other => bail!("--device {other}: expected cpu or cuda"),
+    })
+}
+
+pub fn nlm(objects: i64, batch: i64, steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
+    let r = bench::nlm_steps(objects, batch, steps, 5, device(device_name)?);
+    if json {
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        println!(
+            "NLM training ({} objects, batch {}, {:?}): {:.2} steps/s ({:.1} ms/step over {} steps)",
+            r.objects, r.batch, r.device, r.steps_per_s, r.ms_per_step, r.steps
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Real training runs of each model on labelled gripper and blocksworld data.
+pub fn train(steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
+    let d = device(device_name)?;
+    let gripper = vec![Params::Gripper { balls: 2 }, Params::Gripper { balls: 4 }];
+    let blocks = vec![Params::Blocksworld { blocks: 5 }, Params::Blocksworld { blocks: 7 }];
+    for (model, data) in [
+        (ModelKind::Nlm, &gripper),
+        (ModelKind::Hgn, &gripper),
+        (ModelKind::Linear, &gripper),
+        (ModelKind::Nlm, &blocks),
+        (ModelKind::Hgn, &blocks),
+    ] {
+        let r = bench::train_speed(model, data, steps, d)?;
+        if json {
+            println!("{}", serde_json::to_string(&r)?);
+        } else {
+            println!(
+                "{:<7} {:<12} {:?}: {:>7.1} steps/s over {} steps ({} samples); validation MSE {:.3} -> {:.3}",
+                r.model,
+                data[0].domain(),
+                d,
+                r.steps_per_s,
+                r.steps,
+                r.train_samples,
+                r.first_val_mse,
+                r.last_val_mse
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn learned_gbfs(json: bool) -> Result<ExitCode> {
+    let cases = [
+        (
+            ModelKind::Nlm,
+            vec![Params::Gripper { balls: 2 }, Params::Gripper { balls: 3 }],
+            Params::Gripper { balls: 20 },
+        ),
+        (
+            ModelKind::Linear,
+            vec![Params::Gripper { balls: 2 }, Params::Gripper { balls: 3 }],
+            Params::Gripper { balls: 20 },
+        ),
+        (
+            ModelKind::Hgn,
+            vec![Params::Gripper { balls: 2 }, Params::Gripper { balls: 3 }],
+            Params::Gripper { balls: 20 },
+        ),
+        (
+            ModelKind::Nlm,
+            vec![Params::Blocksworld { blocks: 4 }, Params::Blocksworld { blocks: 5 }],
+            Params::Blocksworld { blocks: 12 },
+        ),
+    ];
+    for (model, train, test) in cases {
+        let r = bench::learned_gbfs(model, &train, &test, 10_000, 100)?;
+        if json {
+            println!("{}", serde_json::to_string(&r)?);
+        } else {
+            println!(
+                "{:<7} {:<40} solved={:<5} {:>6} evaluations in {:>6.2} s: {:>8.0} evaluations/s (hFF alone: {:.0}/s)",
+                r.model, r.problem, r.solved, r.evaluations, r.seconds, r.evaluations_per_s, r.ff_evaluations_per_s
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

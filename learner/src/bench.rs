@@ -1,0 +1,216 @@
+//! Measurements for `hfarm bench`: NLM training steps per second (the same
+//! computation as tools/reference/nlm_bench.py in PyTorch, for a ratio) and
+//! learned-heuristic GBFS evaluations per second.
+
+use std::time::Instant;
+
+use planner::generate::{domain_pddl, generate, Params};
+use planner::heuristics::{Ff, LmCut};
+use planner::search::{astar, gbfs, Limits, SearchStatus};
+use serde::Serialize;
+use tch::{nn, Device, Kind, Tensor};
+
+use crate::data::{Dataset, LabelledInstance, Sample};
+use crate::encode::RelationalBatch;
+use crate::models::Nlm;
+use crate::optim::AdamW;
+use crate::train::{CheckpointTag, Recorder, Trainer};
+use crate::{Axes, Classical, Family, LearnError, ModelKind, Predictor, SigmaMode, TrainConfig};
+
+#[derive(Debug, Serialize)]
+pub struct NlmSpeed {
+    pub device: String,
+    pub objects: i64,
+    pub batch: i64,
+    pub steps: u64,
+    pub steps_per_s: f64,
+    pub ms_per_step: f64,
+}
+
+fn sync(device: Device) {
+    if let Device::Cuda(i) = device {
+        tch::Cuda::synchronize(i as i64);
+    }
+}
+
+/// Training steps of the paper's NLM (breadth 3, depth 5, 8 per arity) on a
+/// fixed random batch: input predicates (4, 8, 8, 0) per arity, Gaussian
+/// NLL with learned sigma, AdamW, gradient clipping 0.1.
+pub fn nlm_steps(objects: i64, batch: i64, steps: u64, warmup: u64, device: Device) -> NlmSpeed {
+    tch::manual_seed(0);
+    let features = [4usize, 8, 8, 0];
+    let vs = nn::VarStore::new(device);
+    let net = Nlm::new(&vs.root(), &features, 5, 8, 2);
+    let mut opt = AdamW::new(vs.variables().into_iter().collect(), 1e-2, 1e-2);
+    let inputs: Vec<Option<Tensor>> = features
+        .iter()
+        .enumerate()
+        .map(|(r, &f)| {
+            (f > 0).then(|| {
+                let mut shape = vec![batch];
+                shape.extend(std::iter::repeat_n(objects, r));
+                shape.push(f as i64);
+                Tensor::rand(&shape, (Kind::Float, device)).gt(0.5).to_kind(Kind::Float)
+            })
+        })
+        .collect();
+    let valid = Tensor::ones([batch, objects], (Kind::Bool, device));
+    let b = RelationalBatch { inputs, valid, objects };
+    let target = Tensor::rand([batch], (Kind::Float, device)) * 20.0;
+    let mut step = || {
+        let out = net.forward(&b);
+        let mu = out.select(1, 0);
+        let sigma = out.select(1, 1).sigmoid() * 10.0 + 0.1;
+        let loss = -crate::distribution::gaussian_log_prob(&mu, &sigma, &target).mean(Kind::Float);
+        opt.zero_grad();
+        loss.backward();
+        opt.step(0.1);
+    };
+    for _ in 0..warmup {
+        step();
+    }
+    sync(device);
+    let t = Instant::now();
+    for _ in 0..steps {
+        step();
+    }
+    sync(device);
+    let s = t.elapsed().as_secs_f64();
+    NlmSpeed {
+        device: format!("{device:?}"),
+        objects,
+        batch,
+        steps,
+        steps_per_s: steps as f64 / s,
+        ms_per_step: 1000.0 * s / steps as f64,
+    }
+}
+
+/// A labelled instance made with the planner (generate, A*+LM-cut, label).
+pub fn labelled(params: &Params, seed: u64) -> Option<LabelledInstance> {
+    let dom = domain_pddl(params.domain())?;
+    let problem = generate(params, seed).ok()?;
+    let task = planner::load_task_from_text(dom, "d.pddl", &problem, "p.pddl").ok()?;
+    let r = astar(&task, &mut LmCut::new(&task), Limits::new(None, Some(60.0), Some(2048)));
+    if r.status != SearchStatus::Solved || r.plan.is_empty() {
+        return None;
+    }
+    let plan: Vec<String> = r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect();
+    let samples = planner::label::label(dom, &problem, &plan)
+        .ok()?
+        .into_iter()
+        .map(|l| Sample {
+            atoms: l.atoms,
+            h_star: l.h_star as f64,
+            lmcut: l.lmcut,
+            hmax: l.hmax,
+            blind: l.blind,
+            ff: l.ff,
+            goalcount: l.goalcount,
+            deletes_ignored: l.deletes_ignored,
+            mean_deletes_ignored: l.mean_deletes_ignored,
+        })
+        .collect();
+    Some(LabelledInstance { name: format!("{}-{seed}", params.domain()), problem_pddl: problem, samples })
+}
+
+#[derive(Debug, Serialize)]
+pub struct GbfsSpeed {
+    pub model: String,
+    pub problem: String,
+    pub solved: bool,
+    pub evaluations: u64,
+    pub expansions: u64,
+    pub seconds: f64,
+    pub evaluations_per_s: f64,
+    /// hFF GBFS on the same instance, for scale.
+    pub ff_evaluations_per_s: f64,
+}
+
+/// Trains `model` briefly on small instances of `train`, then runs GBFS
+/// with it (TN, learned sigma, residual hFF) on `test` within `budget`
+/// evaluations.
+pub fn learned_gbfs(
+    model: ModelKind,
+    train: &[Params],
+    test: &Params,
+    budget: u64,
+    train_steps: u64,
+) -> Result<GbfsSpeed, LearnError> {
+    let instances: Vec<LabelledInstance> = train.iter().flat_map(|p| (1..4).filter_map(|s| labelled(p, s))).collect();
+    let dom = domain_pddl(test.domain()).ok_or_else(|| LearnError::Input("unknown domain".into()))?;
+    let data = Dataset { domain_pddl: dom.to_string(), instances };
+    let axes = Axes {
+        model,
+        family: Family::Truncated,
+        sigma: SigmaMode::Learn,
+        lower: Some(Classical::Lmcut),
+        residual: Some(Classical::Ff),
+    };
+    let config = TrainConfig { validate_every: train_steps, ..TrainConfig::paper(model, 1, train_steps) };
+    let mut t = Trainer::new(axes, config, &data, &data, Device::Cpu)?;
+    let mut rec = Recorder::default();
+    t.run(&mut rec)?;
+    let best = rec.checkpoints.iter().find(|c| c.tag == CheckpointTag::BestMse).expect("a best checkpoint");
+    let predictor = Predictor::load(t.predictor.config.clone(), &best.bytes, Device::Cpu)?;
+    let problem = generate(test, 1000).map_err(LearnError::Input)?;
+    let mut h = crate::LearnedHeuristic::new(predictor, dom, &problem, None)?;
+    let task = h.task().clone();
+    let limits = Limits::new(Some(budget), Some(600.0), Some(4096));
+    let r = gbfs(&task, &mut h, limits);
+    let secs = r.search_time.as_secs_f64();
+    let ff = gbfs(&task, &mut Ff::new(&task), limits);
+    Ok(GbfsSpeed {
+        model: format!("{model:?}").to_lowercase(),
+        problem: format!("{test:?}"),
+        solved: r.status == SearchStatus::Solved,
+        evaluations: r.evaluations,
+        expansions: r.expansions,
+        seconds: secs,
+        evaluations_per_s: r.evaluations as f64 / secs,
+        ff_evaluations_per_s: ff.evaluations as f64 / ff.search_time.as_secs_f64(),
+    })
+}
+
+#[derive(Debug, Serialize)]
+pub struct TrainSpeed {
+    pub model: String,
+    pub device: String,
+    pub train_samples: usize,
+    pub steps: u64,
+    pub steps_per_s: f64,
+    pub first_val_mse: f64,
+    pub last_val_mse: f64,
+}
+
+/// A real training run (TN, learned sigma, l = LM-cut, residual hFF) on
+/// labelled instances of `train` on `device`: steps per second and the
+/// validation MSE at the first and last validation.
+pub fn train_speed(model: ModelKind, train: &[Params], steps: u64, device: Device) -> Result<TrainSpeed, LearnError> {
+    let instances: Vec<LabelledInstance> = train.iter().flat_map(|p| (1..6).filter_map(|s| labelled(p, s))).collect();
+    let dom = domain_pddl(train[0].domain()).ok_or_else(|| LearnError::Input("unknown domain".into()))?;
+    let data = Dataset { domain_pddl: dom.to_string(), instances };
+    let axes = Axes {
+        model,
+        family: Family::Truncated,
+        sigma: SigmaMode::Learn,
+        lower: Some(Classical::Lmcut),
+        residual: Some(Classical::Ff),
+    };
+    let config = TrainConfig { validate_every: (steps / 4).max(1), ..TrainConfig::paper(model, 1, steps) };
+    let mut t = Trainer::new(axes, config, &data, &data, device)?;
+    let mut rec = Recorder::default();
+    let start = Instant::now();
+    t.run(&mut rec)?;
+    sync(device);
+    let secs = start.elapsed().as_secs_f64();
+    Ok(TrainSpeed {
+        model: format!("{model:?}").to_lowercase(),
+        device: format!("{device:?}"),
+        train_samples: t.train_samples,
+        steps,
+        steps_per_s: steps as f64 / secs,
+        first_val_mse: rec.curve.first().map_or(f64::NAN, |p| p.val_mse),
+        last_val_mse: rec.curve.last().map_or(f64::NAN, |p| p.val_mse),
+    })
+}
