@@ -57,14 +57,18 @@ impl AdamW {
                 .iter()
                 .map(|(_, p)| {
                     let g = p.grad();
-                    if g.defined() { g.flatten(0, -1) } else { p.zeros_like().flatten(0, -1) }
+                    if g.defined() {
+                        g.flatten(0, -1)
+                    } else {
+                        p.zeros_like().flatten(0, -1)
+                    }
                 })
                 .collect();
             let mut g = Tensor::cat(&grads, 0);
             if max_norm > 0.0 {
                 let norm = g.square().sum(Kind::Double).sqrt();
                 let coef = (max_norm / (norm + 1e-6)).clamp_max(1.0).to_kind(g.kind());
-                g = g * coef;
+                g *= coef;
             }
             let _ = self.m.g_mul_scalar_(BETA1);
             let _ = self.m.g_add_(&(&g * (1.0 - BETA1)));

@@ -200,8 +200,7 @@ impl Trainer {
         let mut loss_n = 0u64;
         while self.step < self.config.steps {
             let idx = self.batch_indices(self.step);
-            let (batch, side, target) =
-                self.train.batch(&self.predictor.config, &self.domain, &idx, device);
+            let (batch, side, target) = self.train.batch(&self.predictor.config, &self.domain, &idx, device);
             let dist = self.predictor.distribution(&batch, &side)?;
             let loss = -dist.log_prob(&target).mean(tch::Kind::Double);
             self.opt.zero_grad();
@@ -210,19 +209,14 @@ impl Trainer {
             self.step += 1;
             loss_sum += loss.detach();
             loss_n += 1;
-            if self.step % self.config.validate_every == 0 || self.step == self.config.steps {
+            if self.step.is_multiple_of(self.config.validate_every) || self.step == self.config.steps {
                 let train_nll = loss_sum.double_value(&[]) / loss_n as f64;
                 if !train_nll.is_finite() {
                     return Err(LearnError::Diverged { step: self.step, loss: train_nll });
                 }
                 let (val_mse, val_nll) = self.validate()?;
-                let point = CurvePoint {
-                    step: self.step,
-                    train_nll,
-                    val_mse,
-                    val_nll,
-                    seconds: start.elapsed().as_secs_f64(),
-                };
+                let point =
+                    CurvePoint { step: self.step, train_nll, val_mse, val_nll, seconds: start.elapsed().as_secs_f64() };
                 loss_sum = Tensor::zeros([], (tch::Kind::Double, device));
                 loss_n = 0;
                 observer.on_validation(&point).map_err(LearnError::Observer)?;
