@@ -39,6 +39,8 @@ enum Command {
     Serve(commands::farm::ServeArgs),
     /// Run a stateless worker that pulls and runs jobs.
     Worker(commands::farm::WorkerArgs),
+    /// The paper's result tables (or training curves) of an experiment.
+    Report(commands::report::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Status(a) => commands::farm::status(a),
         Command::Serve(a) => commands::farm::serve(a),
         Command::Worker(a) => commands::farm::worker(a),
+        Command::Report(a) => commands::report::run(a),
     };
     match result {
         Ok(code) => code,

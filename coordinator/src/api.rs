@@ -19,13 +19,20 @@ pub struct ApiState {
     pub pool: PgPool,
     /// Bearer token for mutations; None disables them.
     pub token: Option<String>,
+    /// For queue depths in `/metrics` (None: not reported).
+    pub queue: Option<jobs::queue::Queue>,
 }
 
 pub fn router(state: ApiState) -> Router {
     Router::new()
+        .route("/", get(crate::dashboard::index))
+        .route("/metrics", get(crate::dashboard::metrics))
         .route("/healthz", get(|| async { "ok" }))
         .route("/api/experiments", get(experiments))
         .route("/api/experiments/{id}", get(experiment))
+        .route("/api/experiments/{id}/matrix", get(crate::dashboard::matrix))
+        .route("/api/experiments/{id}/report/{table}", get(crate::dashboard::table))
+        .route("/api/experiments/{id}/curves.svg", get(crate::dashboard::curves_svg))
         .route("/api/jobs", get(jobs))
         .route("/api/workers", get(workers))
         .route("/api/jobs/{key}/retry", post(retry))

@@ -3,6 +3,9 @@
 //! recovers from lost workers and a lost Redis.
 
 pub mod api;
+pub mod dashboard;
+pub mod metrics;
+pub mod report;
 pub mod scheduler;
 pub mod submit;
 

@@ -123,8 +123,11 @@ pub fn serve(a: ServeArgs) -> Result<ExitCode> {
         let cfg = coordinator::scheduler::SchedulerConfig { requeue_after_s: a.requeue_after, ..Default::default() };
         let listener =
             tokio::net::TcpListener::bind(&a.listen).await.with_context(|| format!("cannot listen on {}", a.listen))?;
-        let app =
-            coordinator::api::router(coordinator::api::ApiState { pool: pool.clone(), token: a.api_token.clone() });
+        let app = coordinator::api::router(coordinator::api::ApiState {
+            pool: pool.clone(),
+            token: a.api_token.clone(),
+            queue: Some(queue.clone()),
+        });
         let mut api_stop = stop.clone();
         let api = tokio::spawn(async move {
             axum::serve(listener, app)

@@ -5,4 +5,5 @@ pub mod farm;
 pub mod generate;
 pub mod heuristics;
 pub mod plan;
+pub mod report;
 pub mod validate;

@@ -1,0 +1,64 @@
+//! grids/quick.toml (the README's demo) end to end through the real Redis
+//! and PostgreSQL, and every cell of its report tables filled.
+
+use std::time::{Duration, Instant};
+
+use coordinator::report::{self, Cell, Filter, Table};
+use coordinator::scheduler::{run_scheduler, SchedulerConfig};
+use jobs::queue::Queue;
+use schema::testing::TestDatabase;
+use worker::{run_worker, WorkerConfig};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
+    let db = TestDatabase::create().await;
+    let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
+    let queue = Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/quick.toml")).unwrap();
+    let submitted = coordinator::submit(Some(&db.pool), &text, "quick.toml", false).await.unwrap();
+    let experiment = submitted.experiment.unwrap();
+    let total: i64 = submitted.jobs.values().map(|&n| n as i64).sum();
+
+    let (stop_tx, stop) = tokio::sync::watch::channel(false);
+    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
+    let cpu = WorkerConfig { id: "cpu".into(), class: "cpu".into(), concurrency: 2, lease_s: 60.0, grace_s: 5.0 };
+    let gpu = WorkerConfig { id: "gpu".into(), class: "gpu".into(), concurrency: 2, lease_s: 60.0, grace_s: 5.0 };
+    let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
+    let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
+    let started = Instant::now();
+    loop {
+        let st = coordinator::status(&db.pool, experiment).await.unwrap();
+        if st.jobs["succeeded"] == total {
+            break;
+        }
+        assert_eq!(st.jobs["dead"], 0, "{st:?}");
+        assert!(started.elapsed() < Duration::from_secs(900), "not done in 15 minutes: {st:?}");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    println!("quick grid: {total} jobs in {:.0} s", started.elapsed().as_secs_f64());
+    stop_tx.send(true).unwrap();
+    let _ = tokio::join!(sched, w1, w2);
+
+    let filled = |c: &Cell| match c {
+        Cell::Num(v) => v.is_some_and(f64::is_finite),
+        Cell::Int(_) => true,
+        Cell::Text(t) => t.is_some(),
+    };
+    // Accuracy: 2 domains x 3 models x {N, TN}, 2 seeds each, every cell filled.
+    let acc = report::table(&db.pool, experiment, Table::Accuracy, &Filter::default()).await.unwrap();
+    assert_eq!(acc.rows.len(), 12);
+    for row in &acc.rows {
+        assert!(row.iter().all(filled), "{:?}\n{row:?}", acc.columns);
+        assert_eq!(row[acc.columns.iter().position(|c| c == "seeds").unwrap()], Cell::Int(2));
+    }
+    // Planning: per domain, 3 models x {N, N+clip, TN} and the hFF baseline. Configuration
+    // cells are empty only where they do not apply (a baseline has no model; N has no bound).
+    let plan = report::table(&db.pool, experiment, Table::Planning, &Filter::default()).await.unwrap();
+    assert_eq!(plan.rows.len(), 2 * (3 * 3 + 1));
+    let stats = plan.columns.iter().position(|c| c == "seeds").unwrap();
+    for row in &plan.rows {
+        assert!(row[stats..].iter().all(filled), "{:?}\n{row:?}", plan.columns);
+    }
+    let curves = report::table(&db.pool, experiment, Table::Curves, &Filter::default()).await.unwrap();
+    assert!(curves.rows.len() >= 12 * 30, "{} curve points", curves.rows.len());
+}

@@ -1,0 +1,116 @@
+//! The report views against aggregates computed by hand on a small fixture,
+//! and their renderings.
+
+mod common;
+
+use coordinator::report::{self, Cell, Filter, Format, Table};
+use schema::testing::TestDatabase;
+
+fn num(c: &Cell) -> f64 {
+    match c {
+        Cell::Num(Some(v)) => *v,
+        Cell::Int(i) => *i as f64,
+        other => panic!("not a number: {other:?}"),
+    }
+}
+
+fn col(r: &report::Report, name: &str) -> usize {
+    r.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name} in {:?}", r.columns))
+}
+
+fn text(c: &Cell) -> String {
+    match c {
+        Cell::Text(t) => t.clone().unwrap_or_default(),
+        other => panic!("not text: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn accuracy_is_the_mean_and_std_over_seeds() {
+    let db = TestDatabase::create().await;
+    let f = common::build(&db.pool).await;
+    let r = report::table(&db.pool, f.experiment, Table::Accuracy, &Filter::default()).await.unwrap();
+    assert_eq!(r.rows.len(), 2, "one row per configuration");
+    for row in &r.rows {
+        let dist = text(&row[col(&r, "distribution")]);
+        let of = |k: usize| -> Vec<f64> {
+            f.evaluations.iter().filter(|e| e.1 == dist).map(|e| [e.3, e.4, e.5][k]).collect()
+        };
+        assert_eq!(num(&row[col(&r, "seeds")]), 3.0);
+        for (k, name) in ["mse", "mse_clip", "nll"].iter().enumerate() {
+            let (m, s) = (common::mean(&of(k)), common::std(&of(k)));
+            assert!((num(&row[col(&r, &format!("{name}_mean"))]) - m).abs() < 1e-12, "{dist} {name}");
+            assert!((num(&row[col(&r, &format!("{name}_std"))]) - s).abs() < 1e-12, "{dist} {name} std");
+        }
+        assert_eq!(num(&row[col(&r, "ff_mse")]), 7.0);
+        assert_eq!(num(&row[col(&r, "lmcut_mse")]), 11.0);
+        assert_eq!(text(&row[col(&r, "bound")]), "lmcut");
+    }
+    // Gaussian first (ordered by configuration): mse 2, 4, 9 -> mean 5, std sqrt(13).
+    assert_eq!(text(&r.rows[0][col(&r, "distribution")]), "gaussian");
+    assert!((num(&r.rows[0][col(&r, "mse_mean")]) - 5.0).abs() < 1e-12);
+    assert!((num(&r.rows[0][col(&r, "mse_std")]) - 13f64.sqrt()).abs() < 1e-12);
+
+    let md = r.render(Format::Md);
+    assert!(md.contains("| mse |") || md.contains("| mse | mse_clip"), "{md}");
+    assert!(md.contains("5.000 ± 3.606"), "{md}");
+    let csv = r.render(Format::Csv);
+    assert!(csv.lines().next().unwrap().contains("mse_mean,mse_std"), "{csv}");
+    assert_eq!(csv.lines().count(), 3);
+    let tex = r.render(Format::Latex);
+    assert!(tex.contains("5.000 $\\pm$ 3.606") && tex.contains("\\begin{tabular}"), "{tex}");
+    let only_tn = Filter { model: Some("nlm".into()), bound: Some("lmcut".into()), ..Filter::default() };
+    assert_eq!(report::table(&db.pool, f.experiment, Table::Accuracy, &only_tn).await.unwrap().rows.len(), 2);
+    let other_model = Filter { model: Some("hgn".into()), ..Filter::default() };
+    assert_eq!(report::table(&db.pool, f.experiment, Table::Accuracy, &other_model).await.unwrap().rows.len(), 0);
+}
+
+#[tokio::test]
+async fn planning_is_per_seed_then_over_seeds_with_the_baseline() {
+    let db = TestDatabase::create().await;
+    let f = common::build(&db.pool).await;
+    let r = report::table(&db.pool, f.experiment, Table::Planning, &Filter::default()).await.unwrap();
+    assert_eq!(r.rows.len(), 3, "N, TN and the hFF baseline: {:?}", r.rows);
+    for row in &r.rows {
+        let estimate = text(&row[col(&r, "estimate")]);
+        if estimate == "ff" {
+            assert_eq!(text(&row[col(&r, "model")]), "");
+            assert_eq!(num(&row[col(&r, "solved_mean")]), 1.0);
+            assert_eq!(num(&row[col(&r, "evaluations_mean")]), 350.0);
+            assert_eq!(num(&row[col(&r, "evaluations_std")]), 0.0);
+            continue;
+        }
+        let dist = if estimate == "TN" { "train-truncated" } else { "train-gaussian" };
+        // Per seed: ratio solved and mean evaluations over its instances; then over seeds.
+        let (mut ratios, mut evals) = (vec![], vec![]);
+        for seed in 1..=3 {
+            let runs: Vec<_> = f.plans.iter().filter(|p| p.0 == format!("{dist}-{seed}")).collect();
+            ratios.push(runs.iter().filter(|p| p.2).count() as f64 / runs.len() as f64);
+            evals.push(runs.iter().map(|p| p.3 as f64).sum::<f64>() / runs.len() as f64);
+        }
+        assert!((num(&row[col(&r, "solved_mean")]) - common::mean(&ratios)).abs() < 1e-12, "{estimate}");
+        assert!((num(&row[col(&r, "solved_std")]) - common::std(&ratios)).abs() < 1e-12, "{estimate}");
+        assert!((num(&row[col(&r, "evaluations_mean")]) - common::mean(&evals)).abs() < 1e-9, "{estimate}");
+        assert!((num(&row[col(&r, "evaluations_std")]) - common::std(&evals)).abs() < 1e-9, "{estimate}");
+        assert_eq!(num(&row[col(&r, "instances")]), 2.0);
+    }
+}
+
+#[tokio::test]
+async fn curves_are_averaged_over_seeds_and_drawn_on_a_log_scale() {
+    let db = TestDatabase::create().await;
+    let f = common::build(&db.pool).await;
+    let r = report::table(&db.pool, f.experiment, Table::Curves, &Filter::default()).await.unwrap();
+    assert_eq!(r.rows.len(), 4, "2 configurations x 2 steps");
+    // Gaussian at step 10: val_mse = mse * 10 / 10 -> mean of 2, 4, 9.
+    let g10 = r
+        .rows
+        .iter()
+        .find(|row| text(&row[col(&r, "distribution")]) == "gaussian" && num(&row[col(&r, "step")]) == 10.0)
+        .unwrap();
+    assert!((num(&g10[col(&r, "val_mse")]) - 5.0).abs() < 1e-12);
+    let svg = r.render(Format::Svg);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
+    assert!(svg.contains("nlm/gaussian/learn/ff") && svg.contains("log scale"));
+}
