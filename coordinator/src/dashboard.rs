@@ -39,6 +39,9 @@ type MatrixRow = (
     Option<i64>,
 );
 
+/// (domain, kind, split, status, count).
+type PipelineRow = (Option<String>, String, Option<String>, String, i64);
+
 /// Every training cell of the grid (configuration x seed) with its state and
 /// the progress of what depends on it (evaluation, planning); and the
 /// instance pipeline (generate, label) per domain and split.
@@ -94,7 +97,7 @@ pub async fn matrix(State(s): State<ApiState>, Path(id): Path<Uuid>) -> Response
             },
         )
         .collect();
-    let pipeline: Result<Vec<(Option<String>, String, Option<String>, String, i64)>, _> = sqlx::query_as(
+    let pipeline: Result<Vec<PipelineRow>, _> = sqlx::query_as(
         "SELECT j.domain, j.kind, j.split, j.status::text, count(*)
          FROM jobs j JOIN experiment_jobs ej ON ej.job = j.key AND ej.experiment = $1
          WHERE j.kind IN ('generate', 'label', 'plan', 'evaluate')

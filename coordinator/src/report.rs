@@ -284,9 +284,9 @@ pub fn curves_svg(report: &Report) -> String {
     let x1 = if x1 > x0 { x1 } else { x0 + 1.0 };
     let px = |x: f64| left + (x - x0) / (x1 - x0) * (w - left - right);
     let py = |y: f64| top + (y1 - y.log10()) / (y1 - y0) * (h - top - bottom);
-    let _ = write!(
+    let _ = writeln!(
         svg,
-        "<line x1=\"{left}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/><line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{}\" stroke=\"black\"/>\n",
+        "<line x1=\"{left}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/><line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{}\" stroke=\"black\"/>",
         h - bottom,
         w - right,
         h - bottom,

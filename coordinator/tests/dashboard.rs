@@ -133,6 +133,20 @@ async fn metrics_are_prometheus_text() {
         let v = l.rsplit(' ').next().unwrap();
         assert!(v.parse::<f64>().is_ok(), "bad sample line {l}");
     }
+    // The Grafana dashboard (compose profile `monitoring`) queries only metrics we emit.
+    let grafana: serde_json::Value = serde_json::from_str(include_str!("../../dashboards/grafana/hfarm.json")).unwrap();
+    let mut names = 0;
+    for panel in grafana["panels"].as_array().unwrap() {
+        for target in panel["targets"].as_array().unwrap() {
+            let expr = target["expr"].as_str().unwrap();
+            for (i, _) in expr.match_indices("hfarm_") {
+                let name: String = expr[i..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                assert!(text.lines().any(|l| l.starts_with(&format!("{name}{{"))), "Grafana uses {name}, not emitted");
+                names += 1;
+            }
+        }
+    }
+    assert!(names >= 10);
     let (st, page) = get(&app, "/").await;
     assert_eq!(st, 200);
     assert!(page.contains("<title>hfarm</title>"));

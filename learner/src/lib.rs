@@ -63,7 +63,18 @@ pub fn load_cuda_backend() -> bool {
 
 /// The device a job should use: CUDA when available unless
 /// `HFARM_DEVICE=cpu`; `HFARM_DEVICE=cuda` insists on it.
+///
+/// `HFARM_TORCH_THREADS=N` caps libtorch's CPU threads (per process): set it
+/// to cores / slots when a worker runs several CPU trainings at once.
 pub fn device() -> Result<tch::Device, LearnError> {
+    if let Ok(n) = std::env::var("HFARM_TORCH_THREADS") {
+        let n: i32 = n
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| LearnError::Input(format!("HFARM_TORCH_THREADS={n}: expected a positive integer")))?;
+        tch::set_num_threads(n);
+    }
     if std::env::var("HFARM_DEVICE").as_deref() != Ok("cpu") {
         load_cuda_backend();
     }
