@@ -237,6 +237,8 @@ pub struct SplitSpec {
     pub cars: Option<IntList>,
     pub balls: Option<IntList>,
     pub size: Option<IntList>,
+    /// visitall: grid heights crossed with `size` (widths); square grids without it.
+    pub height: Option<IntList>,
     pub ratio: Option<FloatList>,
     /// Test split: how many instances (sampled deterministically) get planning runs.
     pub planning: Option<usize>,
@@ -309,13 +311,16 @@ pub struct Grid {
     pub learning: Vec<Learning>,
 }
 
+/// Generator parameters a split may leave out.
+const OPTIONAL_PARAMS: &[&str] = &["height"];
+
 /// The generator parameters a domain takes, in the order they are crossed.
 fn domain_params(domain: &str) -> Option<&'static [&'static str]> {
     Some(match domain {
         "blocksworld" => &["blocks"],
         "ferry" => &["locations", "cars"],
         "gripper" => &["balls"],
-        "visitall" => &["size", "ratio"],
+        "visitall" => &["size", "height", "ratio"],
         _ => return None,
     })
 }
@@ -328,6 +333,7 @@ impl SplitSpec {
             ("cars", self.cars.is_some()),
             ("balls", self.balls.is_some()),
             ("size", self.size.is_some()),
+            ("height", self.height.is_some()),
             ("ratio", self.ratio.is_some()),
         ]
         .into_iter()
@@ -351,9 +357,15 @@ impl SplitSpec {
             }
             "gripper" => out.extend(ints(&self.balls).into_iter().map(|balls| Params::Gripper { balls })),
             "visitall" => {
+                let heights: Vec<Option<u32>> = match &self.height {
+                    None => vec![None],
+                    h => ints(h).into_iter().map(Some).collect(),
+                };
                 for size in ints(&self.size) {
-                    for &ratio in self.ratio.as_ref().map_or(&vec![], |r| &r.0) {
-                        out.push(Params::Visitall { size, ratio });
+                    for &height in &heights {
+                        for &ratio in self.ratio.as_ref().map_or(&vec![], |r| &r.0) {
+                            out.push(Params::Visitall { size, ratio, height });
+                        }
                     }
                 }
             }
@@ -403,7 +415,7 @@ impl Grid {
                         return Err(format!("{at}.{g}: does not apply to {name} (it takes {})", params.join(", ")));
                     }
                 }
-                for p in params {
+                for p in params.iter().filter(|p| !OPTIONAL_PARAMS.contains(p)) {
                     if !s.given().contains(p) {
                         return Err(format!("{at}: missing `{p}`"));
                     }

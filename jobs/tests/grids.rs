@@ -3,6 +3,7 @@
 use jobs::expand::expand;
 use jobs::grid::Grid;
 use jobs::{JobKind, JobSpec};
+use planner::generate::Params;
 
 fn smoke_text() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap()
@@ -106,6 +107,27 @@ fn errors_name_the_key_path() {
 }
 
 #[test]
+fn visitall_heights_cross_sizes_and_are_optional() {
+    let grid = |test: &str| {
+        format!(
+            "name = \"v\"\nseeds = [1]\n[domains.visitall.train]\nseeds = 1\nsize = 3\nratio = [1.0]\n\
+             [domains.visitall.validation]\nseeds = 1\nsize = 3\nratio = [1.0]\n[domains.visitall.test]\n{test}\n"
+        )
+    };
+    let g = Grid::parse(&grid("seeds = 1\nsize = \"5..6\"\nheight = [5, 7]\nratio = [0.5]"), "v.toml").unwrap();
+    let combos = g.domains["visitall"].test.combinations("visitall");
+    assert_eq!(combos.len(), 4);
+    assert!(combos.contains(&Params::Visitall { size: 6, ratio: 0.5, height: Some(7) }));
+    let square = Grid::parse(&grid("seeds = 1\nsize = 5\nratio = [0.5]"), "v.toml").unwrap();
+    assert_eq!(
+        square.domains["visitall"].test.combinations("visitall"),
+        vec![Params::Visitall { size: 5, ratio: 0.5, height: None }]
+    );
+    let e = Grid::parse(&grid("seeds = 1\nsize = 5\nheight = 0\nratio = [0.5]"), "v.toml").unwrap_err().to_string();
+    assert!(e.contains("domains.visitall.test") && e.contains("height"), "{e}");
+}
+
+#[test]
 fn generator_seeds_differ_by_split_and_attempt() {
     use jobs::grid::Split;
     use jobs::spec::generator_seed;
@@ -126,8 +148,8 @@ fn the_papers_grid_has_the_papers_size() {
     let e = expand(&Grid::parse(&text, "ijcai24.toml").unwrap());
     let c = e.counts();
     // Instances per Table 3: blocksworld 38x12 + 11x12 + 11x12, ferry 16x25 + 4x25 + 16x25,
-    // gripper 80x5 + 20x5 + 20x5, visitall 70x6 + 17x6 + 17x6.
-    let instances = (456 + 132 + 132) + (400 + 100 + 400) + (400 + 100 + 100) + (420 + 102 + 102);
+    // gripper 80x5 + 20x5 + 20x5, visitall 70x6 + 17x6 + 17x18 (test grids x, y in 5..7: 9 shapes x 2 ratios).
+    let instances = (456 + 132 + 132) + (400 + 100 + 400) + (400 + 100 + 100) + (420 + 102 + 306);
     assert_eq!(c[&JobKind::Generate], instances);
     assert_eq!(c[&JobKind::Label], instances);
     // Trainings per domain and seed: main 3 models x (gaussian 2x2 + truncated 2x2) = 24;

@@ -56,6 +56,7 @@ type LabelRow = (
 );
 
 /// The labelled instances of `label_jobs`, by split: (domain PDDL, split -> instances).
+/// Two queries whatever the number of jobs: the instances, then every state.
 pub async fn load_labels(
     pool: &PgPool,
     label_jobs: &[String],
@@ -68,32 +69,33 @@ pub async fn load_labels(
     .bind(label_jobs)
     .fetch_all(pool)
     .await?;
+    let rows: Vec<LabelRow> = sqlx::query_as(
+        "SELECT job, atoms, h_star, lmcut, hmax, blind, ff, goalcount, deletes_ignored, mean_deletes_ignored
+         FROM labelled_states WHERE job = ANY($1) ORDER BY job, step",
+    )
+    .bind(label_jobs)
+    .fetch_all(pool)
+    .await?;
+    let mut samples: std::collections::HashMap<String, Vec<Sample>> = Default::default();
+    for (job, atoms, h_star, lmcut, hmax, blind, ff, goalcount, di, mdi) in rows {
+        let atoms: Vec<String> =
+            serde_json::from_value(atoms).map_err(|e| failed(format!("labels of {job}: atoms: {e}")))?;
+        samples.entry(job).or_default().push(Sample {
+            atoms,
+            h_star: h_star as f64,
+            lmcut,
+            hmax,
+            blind,
+            ff,
+            goalcount,
+            deletes_ignored: di,
+            mean_deletes_ignored: mdi,
+        });
+    }
     let mut domain_pddl = String::new();
     let mut by_split: std::collections::BTreeMap<String, Vec<LabelledInstance>> = Default::default();
     for (label_job, instance, split, d, p) in instances {
-        let rows: Vec<LabelRow> = sqlx::query_as(
-            "SELECT split, atoms, h_star, lmcut, hmax, blind, ff, goalcount, deletes_ignored, mean_deletes_ignored
-             FROM labelled_states WHERE job = $1 ORDER BY step",
-        )
-        .bind(&label_job)
-        .fetch_all(pool)
-        .await?;
-        let mut samples = Vec::with_capacity(rows.len());
-        for (_, atoms, h_star, lmcut, hmax, blind, ff, goalcount, di, mdi) in rows {
-            let atoms: Vec<String> =
-                serde_json::from_value(atoms).map_err(|e| failed(format!("labels of {label_job}: atoms: {e}")))?;
-            samples.push(Sample {
-                atoms,
-                h_star: h_star as f64,
-                lmcut,
-                hmax,
-                blind,
-                ff,
-                goalcount,
-                deletes_ignored: di,
-                mean_deletes_ignored: mdi,
-            });
-        }
+        let samples = samples.remove(&label_job).unwrap_or_default();
         domain_pddl = d;
         by_split.entry(split).or_default().push(LabelledInstance { name: instance, problem_pddl: p, samples });
     }

@@ -42,9 +42,12 @@ pub struct Args {
     /// gripper: number of balls.
     #[arg(long)]
     pub balls: Option<u32>,
-    /// visitall: the grid is size x size.
+    /// visitall: the grid is size x size (size x height with --height).
     #[arg(long)]
     pub size: Option<u32>,
+    /// visitall: the grid's height, when it is not square.
+    #[arg(long)]
+    pub height: Option<u32>,
     /// visitall: probability that a cell is a goal.
     #[arg(long)]
     pub ratio: Option<f64>,
@@ -68,6 +71,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ("--cars", a.cars.is_some()),
         ("--balls", a.balls.is_some()),
         ("--size", a.size.is_some()),
+        ("--height", a.height.is_some()),
         ("--ratio", a.ratio.is_some()),
     ]
     .into_iter()
@@ -79,15 +83,17 @@ pub fn run(a: Args) -> Result<ExitCode> {
             Params::Ferry { locations: need(a.locations, "--locations L", d)?, cars: need(a.cars, "--cars C", d)? }
         }
         DomainName::Gripper => Params::Gripper { balls: need(a.balls, "--balls B", d)? },
-        DomainName::Visitall => {
-            Params::Visitall { size: need(a.size, "--size N", d)?, ratio: need(a.ratio, "--ratio R", d)? }
-        }
+        DomainName::Visitall => Params::Visitall {
+            size: need(a.size, "--size N", d)?,
+            ratio: need(a.ratio, "--ratio R", d)?,
+            height: a.height,
+        },
     };
     let allowed: &[&str] = match a.domain {
         DomainName::Blocksworld => &["--blocks"],
         DomainName::Ferry => &["--locations", "--cars"],
         DomainName::Gripper => &["--balls"],
-        DomainName::Visitall => &["--size", "--ratio"],
+        DomainName::Visitall => &["--size", "--height", "--ratio"],
     };
     if let Some(extra) = given.iter().find(|f| !allowed.contains(f)) {
         bail!("{extra} does not apply to {d} (it takes {})", allowed.join(", "));

@@ -43,10 +43,13 @@ pub enum Params {
     Gripper {
         balls: u32,
     },
-    /// An n x n grid; each cell is a goal with probability `ratio` (the start cell always).
+    /// A size x size grid (size x height when `height` is given); each cell
+    /// is a goal with probability `ratio` (the start cell always).
     Visitall {
         size: u32,
         ratio: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        height: Option<u32>,
     },
 }
 
@@ -74,6 +77,9 @@ impl Params {
             Params::Visitall { size, .. } if !(1..=200).contains(&size) => {
                 Err(format!("--size must be between 1 and 200, got {size}"))
             }
+            Params::Visitall { height: Some(h), .. } if !(1..=200).contains(&h) => {
+                Err(format!("--height must be between 1 and 200, got {h}"))
+            }
             Params::Visitall { ratio, .. } if !(0.0..=1.0).contains(&ratio) => {
                 Err(format!("--ratio must be between 0 and 1, got {ratio}"))
             }
@@ -90,7 +96,9 @@ pub fn generate(params: &Params, seed: u64) -> Result<String, String> {
         Params::Blocksworld { blocks } => blocksworld::generate(blocks, seed, &mut rng),
         Params::Ferry { locations, cars } => ferry::generate(locations, cars, seed, &mut rng),
         Params::Gripper { balls } => gripper::generate(balls, seed, &mut rng),
-        Params::Visitall { size, ratio } => visitall::generate(size, ratio, seed, &mut rng),
+        Params::Visitall { size, ratio, height } => {
+            visitall::generate(size, height.unwrap_or(size), ratio, seed, &mut rng)
+        }
     })
 }
 
@@ -103,8 +111,24 @@ mod tests {
             Params::Blocksworld { blocks: 7 },
             Params::Ferry { locations: 3, cars: 4 },
             Params::Gripper { balls: 4 },
-            Params::Visitall { size: 4, ratio: 0.5 },
+            Params::Visitall { size: 4, ratio: 0.5, height: None },
+            Params::Visitall { size: 3, ratio: 0.5, height: Some(5) },
         ]
+    }
+
+    #[test]
+    fn visitall_grids_are_width_by_height() {
+        let text = generate(&Params::Visitall { size: 5, ratio: 1.0, height: Some(7) }, 1).unwrap();
+        let objects = &text[text.find("(:objects").unwrap()..text.find("- place)").unwrap()];
+        assert_eq!(objects.matches(" loc-x").count(), 35, "35 objects");
+        assert!(text.contains("loc-x4-y6") && !text.contains("loc-x5-") && !text.contains("-y7"));
+        // Square grids keep their text (and so the golden fixtures and job keys).
+        let square = Params::Visitall { size: 4, ratio: 0.5, height: None };
+        assert_eq!(
+            generate(&square, 3).unwrap(),
+            generate(&Params::Visitall { size: 4, ratio: 0.5, height: Some(4) }, 3).unwrap()
+        );
+        assert_eq!(serde_json::to_string(&square).unwrap(), r#"{"domain":"visitall","size":4,"ratio":0.5}"#);
     }
 
     #[test]
@@ -133,6 +157,6 @@ mod tests {
     #[test]
     fn bad_parameters_are_refused() {
         assert!(generate(&Params::Blocksworld { blocks: 0 }, 1).is_err());
-        assert!(generate(&Params::Visitall { size: 3, ratio: 1.5 }, 1).is_err());
+        assert!(generate(&Params::Visitall { size: 3, ratio: 1.5, height: None }, 1).is_err());
     }
 }
