@@ -208,6 +208,7 @@ pub async fn train(
     tokio::task::spawn_blocking(move || -> Result<Trained, String> {
         let start = std::time::Instant::now();
         let device = learner::device().map_err(|e| e.to_string())?;
+        eprintln!("worker {worker}: training {job} ({:?}) on {device:?}", axes.model);
         let mut trainer = Trainer::new(axes, config, &train, &validation, device).map_err(|e| e.to_string())?;
         if let Some((_, bytes)) = &last {
             trainer.resume(bytes).map_err(|e| format!("resuming from the last checkpoint: {e}"))?;
