@@ -61,7 +61,7 @@ proptest! {
             Params::Blocksworld { blocks: 4 },
             Params::Ferry { locations: 3, cars: 2 },
             Params::Gripper { balls: 3 },
-            Params::Visitall { size: 3, ratio: 1.0 },
+            Params::Visitall { size: 3, ratio: 1.0, height: None },
         ][which];
         let domain = domain_pddl(name).unwrap();
         let problem = generate(&params, 1).unwrap();

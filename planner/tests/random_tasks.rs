@@ -292,7 +292,7 @@ fn heuristics_are_admissible_on_small_generated_instances() {
         Params::Blocksworld { blocks: 4 },
         Params::Ferry { locations: 3, cars: 2 },
         Params::Gripper { balls: 3 },
-        Params::Visitall { size: 3, ratio: 1.0 },
+        Params::Visitall { size: 3, ratio: 1.0, height: None },
     ];
     let mut states_checked = 0;
     for p in params {

@@ -56,7 +56,7 @@ fn gbfs_with_ff_solves_and_plans_validate() {
         (Params::Blocksworld { blocks: 10 }, 1),
         (Params::Ferry { locations: 5, cars: 5 }, 2),
         (Params::Gripper { balls: 10 }, 3),
-        (Params::Visitall { size: 5, ratio: 1.0 }, 4),
+        (Params::Visitall { size: 5, ratio: 1.0, height: None }, 4),
     ] {
         let t = task(p, seed);
         let limits = Limits { max_evaluations: Some(10_000), ..Limits::default() };
@@ -104,7 +104,7 @@ fn grounding_large_instances_stays_small() {
     // mutex reasoning; they are never applicable).
     assert_eq!(bw.operators.len(), 2 * 30 + 2 * 30 * 30);
     assert_eq!(bw.num_facts(), 30 * 30 + 3 * 30 + 1);
-    let va = task(Params::Visitall { size: 10, ratio: 1.0 }, 1);
+    let va = task(Params::Visitall { size: 10, ratio: 1.0, height: None }, 1);
     assert_eq!(va.operators.len(), 4 * 10 * 9);
     assert_eq!(va.num_facts(), 100 + 100);
 }
@@ -113,7 +113,7 @@ fn grounding_large_instances_stays_small() {
 fn irrelevant_facts_and_operators_are_pruned() {
     // Visitall with half the cells as goals: visiting a non-goal cell still
     // moves the robot (relevant), but `visited` of non-goal cells is irrelevant.
-    let p = Params::Visitall { size: 4, ratio: 0.5 };
+    let p = Params::Visitall { size: 4, ratio: 0.5, height: None };
     let problem = generate(&p, 3).unwrap();
     let d = planner::pddl::parse_domain(domain_pddl("visitall").unwrap(), "d").unwrap();
     let pr = planner::pddl::parse_problem(&problem, "p", &d).unwrap();
