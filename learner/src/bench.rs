@@ -5,12 +5,12 @@
 use std::time::Instant;
 
 use planner::generate::{domain_pddl, generate, Params};
-use planner::heuristics::{Ff, LmCut};
-use planner::search::{astar, gbfs, Limits, SearchStatus};
+use planner::heuristics::Ff;
+use planner::search::{gbfs, Limits, SearchStatus};
 use serde::Serialize;
 use tch::{nn, Device, Kind, Tensor};
 
-use crate::data::{Dataset, LabelledInstance, Sample};
+use crate::data::{Dataset, LabelledInstance};
 use crate::encode::RelationalBatch;
 use crate::models::Nlm;
 use crate::optim::AdamW;
@@ -86,32 +86,15 @@ pub fn nlm_steps(objects: i64, batch: i64, steps: u64, warmup: u64, device: Devi
     }
 }
 
-/// A labelled instance made with the planner (generate, A*+LM-cut, label).
-pub fn labelled(params: &Params, seed: u64) -> Option<LabelledInstance> {
-    let dom = domain_pddl(params.domain())?;
-    let problem = generate(params, seed).ok()?;
-    let task = planner::load_task_from_text(dom, "d.pddl", &problem, "p.pddl").ok()?;
-    let r = astar(&task, &mut LmCut::new(&task), Limits::new(None, Some(60.0), Some(2048)));
-    if r.status != SearchStatus::Solved || r.plan.is_empty() {
-        return None;
+/// The paper's proposed configuration: TN, learned sigma, l = LM-cut, residual hFF.
+fn proposed(model: ModelKind) -> Axes {
+    Axes {
+        model,
+        family: Family::Truncated,
+        sigma: SigmaMode::Learn,
+        lower: Some(Classical::Lmcut),
+        residual: Some(Classical::Ff),
     }
-    let plan: Vec<String> = r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect();
-    let samples = planner::label::label(dom, &problem, &plan)
-        .ok()?
-        .into_iter()
-        .map(|l| Sample {
-            atoms: l.atoms,
-            h_star: l.h_star as f64,
-            lmcut: l.lmcut,
-            hmax: l.hmax,
-            blind: l.blind,
-            ff: l.ff,
-            goalcount: l.goalcount,
-            deletes_ignored: l.deletes_ignored,
-            mean_deletes_ignored: l.mean_deletes_ignored,
-        })
-        .collect();
-    Some(LabelledInstance { name: format!("{}-{seed}", params.domain()), problem_pddl: problem, samples })
 }
 
 #[derive(Debug, Serialize)]
@@ -137,17 +120,12 @@ pub fn learned_gbfs(
     budget: u64,
     train_steps: u64,
 ) -> Result<GbfsSpeed, LearnError> {
-    let instances: Vec<LabelledInstance> = train.iter().flat_map(|p| (1..4).filter_map(|s| labelled(p, s))).collect();
+    let instances: Vec<LabelledInstance> =
+        train.iter().flat_map(|p| (1..4).filter_map(|s| crate::data::solve_and_label(p, s))).collect();
     let dom = domain_pddl(test.domain()).ok_or_else(|| LearnError::Input("unknown domain".into()))?;
     let data = Dataset { domain_pddl: dom.to_string(), instances };
-    let axes = Axes {
-        model,
-        family: Family::Truncated,
-        sigma: SigmaMode::Learn,
-        lower: Some(Classical::Lmcut),
-        residual: Some(Classical::Ff),
-    };
     let config = TrainConfig { validate_every: train_steps, ..TrainConfig::paper(model, 1, train_steps) };
+    let axes = proposed(model);
     let mut t = Trainer::new(axes, config, &data, &data, Device::Cpu)?;
     let mut rec = Recorder::default();
     t.run(&mut rec)?;
@@ -187,17 +165,12 @@ pub struct TrainSpeed {
 /// labelled instances of `train` on `device`: steps per second and the
 /// validation MSE at the first and last validation.
 pub fn train_speed(model: ModelKind, train: &[Params], steps: u64, device: Device) -> Result<TrainSpeed, LearnError> {
-    let instances: Vec<LabelledInstance> = train.iter().flat_map(|p| (1..6).filter_map(|s| labelled(p, s))).collect();
+    let instances: Vec<LabelledInstance> =
+        train.iter().flat_map(|p| (1..6).filter_map(|s| crate::data::solve_and_label(p, s))).collect();
     let dom = domain_pddl(train[0].domain()).ok_or_else(|| LearnError::Input("unknown domain".into()))?;
     let data = Dataset { domain_pddl: dom.to_string(), instances };
-    let axes = Axes {
-        model,
-        family: Family::Truncated,
-        sigma: SigmaMode::Learn,
-        lower: Some(Classical::Lmcut),
-        residual: Some(Classical::Ff),
-    };
     let config = TrainConfig { validate_every: (steps / 4).max(1), ..TrainConfig::paper(model, 1, steps) };
+    let axes = proposed(model);
     let mut t = Trainer::new(axes, config, &data, &data, device)?;
     let mut rec = Recorder::default();
     let start = Instant::now();

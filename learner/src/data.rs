@@ -53,6 +53,40 @@ impl Dataset {
     }
 }
 
+impl From<planner::label::LabelledState> for Sample {
+    fn from(l: planner::label::LabelledState) -> Sample {
+        Sample {
+            atoms: l.atoms,
+            h_star: l.h_star as f64,
+            lmcut: l.lmcut,
+            hmax: l.hmax,
+            blind: l.blind,
+            ff: l.ff,
+            goalcount: l.goalcount,
+            deletes_ignored: l.deletes_ignored,
+            mean_deletes_ignored: l.mean_deletes_ignored,
+        }
+    }
+}
+
+/// Labelled data made on the spot with the planner, as the farm's generate
+/// and label jobs make it: generate with `seed`, solve with A*+LM-cut (60 s),
+/// label the optimal plan's states. None if unsolved or trivial.
+pub fn solve_and_label(params: &planner::generate::Params, seed: u64) -> Option<LabelledInstance> {
+    use planner::search::{astar, Limits, SearchStatus};
+    let dom = planner::generate::domain_pddl(params.domain())?;
+    let problem = planner::generate::generate(params, seed).ok()?;
+    let task = planner::load_task_from_text(dom, "domain.pddl", &problem, "problem.pddl").ok()?;
+    let r = astar(&task, &mut planner::heuristics::LmCut::new(&task), Limits::new(None, Some(60.0), Some(2048)));
+    if r.status != SearchStatus::Solved || r.plan.is_empty() {
+        return None;
+    }
+    let plan: Vec<String> = r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect();
+    let samples = planner::label::label(dom, &problem, &plan).ok()?.into_iter().map(Sample::from).collect();
+    let name = format!("{params:?} seed {seed}");
+    Some(LabelledInstance { name, problem_pddl: problem, samples })
+}
+
 /// Splits "(pred a b)" into its predicate and arguments.
 pub fn parse_atom(atom: &str) -> Option<(&str, Vec<&str>)> {
     let inner = atom.trim().strip_prefix('(')?.strip_suffix(')')?;

@@ -144,7 +144,7 @@ fn a_truncated_model_plans_and_never_predicts_below_its_lower_bound() {
         let (cfg, rec) = learner::train::train(a, config(model, 1, 150, 50), &train, &train, Device::Cpu).unwrap();
         let best = rec.checkpoints.iter().find(|c| c.tag == CheckpointTag::BestMse).unwrap();
         let predictor = Predictor::load(cfg, &best.bytes, Device::Cpu).unwrap();
-        let test = common::instance("gripper", &planner::generate::Params::Gripper { balls: 6 }, 100).unwrap();
+        let test = common::instance(&planner::generate::Params::Gripper { balls: 6 }, 100).unwrap();
         let dom = planner::generate::domain_pddl("gripper").unwrap();
         let h = LearnedHeuristic::new(predictor, dom, &test.problem_pddl, None).unwrap();
         let task = h.task().clone();
