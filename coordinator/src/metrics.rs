@@ -37,22 +37,26 @@ pub async fn render(pool: &PgPool, queue: Option<&jobs::queue::Queue>) -> Result
 
     out += "# HELP hfarm_job_duration_seconds Run time of succeeded jobs (their last attempt), by kind.\n\
             # TYPE hfarm_job_duration_seconds histogram\n";
-    let durations: Vec<(String, Vec<f64>)> = sqlx::query_as(
-        "SELECT kind, array_agg(extract(epoch FROM finished_at - started_at)::float8)
-         FROM jobs WHERE status = 'succeeded' AND started_at IS NOT NULL AND finished_at IS NOT NULL
+    // Buckets are counted in PostgreSQL: a scrape reads one row per kind,
+    // not one duration per job.
+    let buckets: Vec<String> = BUCKETS.iter().map(|le| format!("count(*) FILTER (WHERE d <= {le})")).collect();
+    let durations: Vec<(String, i64, f64, Vec<i64>)> = sqlx::query_as(&format!(
+        "SELECT kind, count(*), coalesce(sum(d), 0), ARRAY[{}]::bigint[]
+         FROM (SELECT kind, extract(epoch FROM finished_at - started_at)::float8 AS d FROM jobs
+               WHERE status = 'succeeded' AND started_at IS NOT NULL AND finished_at IS NOT NULL) j
          GROUP BY kind ORDER BY kind",
-    )
+        buckets.join(", ")
+    ))
     .fetch_all(pool)
     .await?;
-    for (kind, ds) in durations {
+    for (kind, count, sum, cumulative) in durations {
         let kind = label(&kind);
-        for le in BUCKETS {
-            let n = ds.iter().filter(|&&d| d <= le).count();
+        for (le, n) in BUCKETS.iter().zip(cumulative) {
             let _ = writeln!(out, "hfarm_job_duration_seconds_bucket{{kind=\"{kind}\",le=\"{le}\"}} {n}");
         }
-        let _ = writeln!(out, "hfarm_job_duration_seconds_bucket{{kind=\"{kind}\",le=\"+Inf\"}} {}", ds.len());
-        let _ = writeln!(out, "hfarm_job_duration_seconds_sum{{kind=\"{kind}\"}} {}", ds.iter().sum::<f64>());
-        let _ = writeln!(out, "hfarm_job_duration_seconds_count{{kind=\"{kind}\"}} {}", ds.len());
+        let _ = writeln!(out, "hfarm_job_duration_seconds_bucket{{kind=\"{kind}\",le=\"+Inf\"}} {count}");
+        let _ = writeln!(out, "hfarm_job_duration_seconds_sum{{kind=\"{kind}\"}} {sum}");
+        let _ = writeln!(out, "hfarm_job_duration_seconds_count{{kind=\"{kind}\"}} {count}");
     }
 
     let workers: Vec<(String, i64, i64)> = sqlx::query_as(

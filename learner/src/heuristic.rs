@@ -80,11 +80,21 @@ impl Heuristic for LearnedHeuristic {
 
     fn evaluate_batch(&mut self, batch: StateBatch<'_>, out: &mut Vec<f64>) {
         out.clear();
+        // The classical inputs through their own batched evaluation.
+        let classical = |h: &mut Option<Box<dyn Heuristic>>, missing: f64| {
+            let mut v = vec![];
+            match h {
+                Some(h) => h.evaluate_batch(batch, &mut v),
+                None => v.resize(batch.len(), missing),
+            }
+            v
+        };
+        let all_lows = classical(&mut self.lower, f64::NAN);
+        let all_ress = classical(&mut self.residual, 0.0);
         let mut states = vec![];
         let (mut lows, mut ress, mut slots) = (vec![], vec![], vec![]);
-        for s in batch.iter() {
-            let low = self.lower.as_mut().map(|h| h.evaluate(s)).unwrap_or(f64::NAN);
-            let res = self.residual.as_mut().map(|h| h.evaluate(s)).unwrap_or(0.0);
+        for (k, s) in batch.iter().enumerate() {
+            let (low, res) = (all_lows[k], all_ress[k]);
             let feats: Option<FeatureValues> = match self.features.as_mut() {
                 Some(f) => f.features(s),
                 None => Some(FeatureValues::default()),

@@ -47,6 +47,9 @@ impl Vocabulary {
                 }
             }
         }
+        if predicates.is_empty() && types.is_empty() {
+            return Err(LearnError::Input(format!("domain {}: no predicates for the NLM to read", domain.name)));
+        }
         Ok(Vocabulary { predicates, types })
     }
 
