@@ -9,8 +9,8 @@ only, Python >= 3.8.
 
 Outputs (paths relative to the repository root):
 
-  planner/tests/golden/<domain>/domain.pddl, <name>.pddl, and
-  planner/tests/golden/fd.json          A*+LM-cut optimum and initial-state
+  crates/planner/tests/golden/<domain>/domain.pddl, <name>.pddl, and
+  crates/planner/tests/golden/fd.json          A*+LM-cut optimum and initial-state
                                         hmax/hadd/ff/lmcut/blind/goalcount.
   benchmarks/astar-lmcut/...            harder A*+LM-cut instances, FD timings.
   benchmarks/gbfs-ff/...                larger GBFS(h^FF) instances, FD speed.

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Golden heuristic values on the states along optimal plans.
 
-For every golden instance (planner/tests/golden/<domain>/*.pddl, keys as in
-planner/tests/golden/fd.json) this script
+For every golden instance (crates/planner/tests/golden/<domain>/*.pddl, keys as in
+crates/planner/tests/golden/fd.json) this script
 
   1. asks hfarm for an optimal plan (`plan --search astar --heuristic lmcut
      --json`) and checks its cost against fd.json's optimal_cost;
@@ -19,7 +19,7 @@ planner/tests/golden/fd.json) this script
      border_detection=false));
   4. records key, k, h_star = n - k (the suffix of an optimal plan is
      optimal; all golden domains are unit cost), FD's values and the
-     sorted atoms of s_k in planner/tests/golden/plan_states.json, one state
+     sorted atoms of s_k in crates/planner/tests/golden/plan_states.json, one state
      per line;
   5. runs hfarm's `heuristics --json` on the same problem files and reports
      mismatches against FD (hmax, hadd, lmcut, blind, goalcount exactly; ff
@@ -475,7 +475,7 @@ def cmd_generate(args):
            "at most %d steps per plan, spread evenly over k = 1..n (k = n kept)" % args.max_per_instance)
     provenance = (
         "Heuristic values of %s on the states along optimal plans of the golden instances "
-        "(planner/tests/golden/<domain>/*.pddl, keys as in fd.json). Per instance: the plan is "
+        "(crates/planner/tests/golden/<domain>/*.pddl, keys as in fd.json). Per instance: the plan is "
         "`%s plan DOMAIN PROBLEM --search astar --heuristic lmcut --json` (cost checked against "
         "fd.json's optimal_cost), replayed with pyperplan's grounding to states s_0..s_n; recorded: "
         "%s (s_0 is fd.json's initial state; k = n is the goal state). Per state: key, k (number of "

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """High-precision reference values for the truncated Gaussian TN(mu, sigma, l, u).
 
-Writes learner/tests/fixtures/truncated_gaussian.json (see README.md in this
+Writes crates/learner/tests/fixtures/truncated_gaussian.json (see README.md in this
 folder). Every stored number is the float64 rounding of an mpmath value
 computed at mp.dps = 60; a second pass at a higher precision (--check-dps)
 checks that each stored float64 is unchanged.
@@ -228,7 +228,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=os.path.join(root, "learner/tests/fixtures/truncated_gaussian.json"))
+    ap.add_argument("--out", default=os.path.join(root, "crates/learner/tests/fixtures/truncated_gaussian.json"))
     ap.add_argument("--check-dps", type=int, default=90, help="second precision for the stability check (0: skip)")
     ap.add_argument("--no-stg", action="store_true", help="skip the stable-trunc-gaussian fields")
     ap.add_argument("--no-scipy", action="store_true", help="skip the scipy cross-check")

@@ -17,7 +17,7 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     let db = TestDatabase::create().await;
     let prefix = format!("hfarm-test-{}", db.name);
     let queue = Queue::connect(&redis_url(), &prefix).await.expect("tests need Redis (run ./scripts/services)");
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
     let report = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap();
     let experiment = report.experiment.unwrap();
 
@@ -105,7 +105,7 @@ async fn run_until_done(
 async fn flushing_redis_mid_run_loses_nothing() {
     let db = TestDatabase::create().await;
     let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
     let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
     let client = redis::Client::open(redis_url()).unwrap();
     let mut flushed = false;
@@ -127,7 +127,7 @@ async fn flushing_redis_mid_run_loses_nothing() {
 async fn duplicate_deliveries_leave_one_result_per_job() {
     let db = TestDatabase::create().await;
     let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
     let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
     let mut pushed: std::collections::HashSet<String> = std::collections::HashSet::new();
     let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };

@@ -8,7 +8,7 @@ fn hfarm(args: &[&str], db: &str) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_hfarm")).args(args).env("DATABASE_URL", db).output().expect("run hfarm")
 }
 
-const SMOKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml");
+const SMOKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml");
 
 #[tokio::test]
 async fn submit_then_status_then_resubmit_reuses_everything() {

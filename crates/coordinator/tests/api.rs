@@ -23,7 +23,7 @@ async fn call(app: &axum::Router, method: &str, uri: &str, token: Option<&str>) 
 #[tokio::test]
 async fn reads_are_open_and_mutations_need_the_token() {
     let db = TestDatabase::create().await;
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
     let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
     let app = router(ApiState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
 

@@ -79,7 +79,7 @@ async fn the_dashboard_shows_progress_the_grid_failures_workers_curves_and_table
     assert!(dom.contains("curves.svg"), "training curves");
     assert!(dom.contains(">TN<") && dom.contains(">N<"), "the planning table");
 
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/test-artifacts"));
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/test-artifacts"));
     std::fs::create_dir_all(&dir).unwrap();
     let shot = dir.join("dashboard.png");
     let _ = std::fs::remove_file(&shot);
@@ -134,7 +134,7 @@ async fn metrics_are_prometheus_text() {
         assert!(v.parse::<f64>().is_ok(), "bad sample line {l}");
     }
     // The Grafana dashboard (compose profile `monitoring`) queries only metrics we emit.
-    let grafana: serde_json::Value = serde_json::from_str(include_str!("../../dashboards/grafana/hfarm.json")).unwrap();
+    let grafana: serde_json::Value = serde_json::from_str(include_str!("../../../dashboards/grafana/hfarm.json")).unwrap();
     let mut names = 0;
     for panel in grafana["panels"].as_array().unwrap() {
         for target in panel["targets"].as_array().unwrap() {

@@ -6,7 +6,7 @@ use jobs::{JobKind, JobSpec};
 use planner::generate::Params;
 
 fn smoke_text() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap()
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap()
 }
 
 fn err(text: &str) -> String {
@@ -144,7 +144,7 @@ fn generator_seeds_differ_by_split_and_attempt() {
 
 #[test]
 fn the_papers_grid_has_the_papers_size() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/ijcai24.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/ijcai24.toml")).unwrap();
     let e = expand(&Grid::parse(&text, "ijcai24.toml").unwrap());
     let c = e.counts();
     // Instances per Table 3: blocksworld 38x12 + 11x12 + 11x12, ferry 16x25 + 4x25 + 16x25,

@@ -7,7 +7,7 @@ use schema::testing::TestDatabase;
 
 async fn smoke_db() -> (TestDatabase, uuid::Uuid, Vec<jobs::Job>) {
     let db = TestDatabase::create().await;
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
     let grid = Grid::parse(&text, "smoke.toml").unwrap();
     let jobs = expand(&grid).jobs;
     let e = schema::create_experiment(&db.pool, "smoke", "", &text).await.unwrap();

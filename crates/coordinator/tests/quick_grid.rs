@@ -14,7 +14,7 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     let db = TestDatabase::create().await;
     let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
     let queue = Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/quick.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/quick.toml")).unwrap();
     let submitted = coordinator::submit(Some(&db.pool), &text, "quick.toml", false).await.unwrap();
     let experiment = submitted.experiment.unwrap();
     let total: i64 = submitted.jobs.values().map(|&n| n as i64).sum();

@@ -5,7 +5,7 @@ use jobs::grid::Grid;
 use schema::testing::TestDatabase;
 
 fn smoke() -> (String, Grid) {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
     let grid = Grid::parse(&text, "smoke.toml").unwrap();
     (text, grid)
 }

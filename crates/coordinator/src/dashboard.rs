@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::api::ApiState;
 use crate::report::{self, Filter, Format, Table};
 
-const INDEX: &str = include_str!("../../dashboards/web/index.html");
+const INDEX: &str = include_str!("../../../dashboards/web/index.html");
 
 pub async fn index() -> Html<&'static str> {
     Html(INDEX)
