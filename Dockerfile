@@ -1,25 +1,57 @@
-# One image for the coordinator and the workers: `hfarm serve` / `hfarm worker`.
-# Build with `--build-arg TORCH_CUDA=1` for GPU workers (adds the CUDA build of
-# torch 2.11.0, whose libtorch_cuda the learner loads at start).
-FROM rust:1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends python3-pip && rm -rf /var/lib/apt/lists/*
+# syntax=docker/dockerfile:1
+# Images of the one `hfarm` binary (coordinator and workers):
+#
+#   docker build --target cpu  -t hfarm:dev .        # coordinator, CPU workers (the default target)
+#   docker build --target cuda -t hfarm-cuda:dev .   # GPU workers: the CUDA build of torch 2.11.0
+#
+# The binary links libtorch's CPU library and loads libtorch_cuda at run time
+# when it can (crates/learner), so both images carry the same binary and
+# differ only in the libtorch beside it. Base images are pinned by tag and
+# digest; the runtime stages have no compiler, cargo or pip.
+ARG RUST_IMAGE=rust:1.95.0-bookworm@sha256:6258907abe69656e41cd992e0b705cdcfabcbbe3db374f92ed2d47121282d4a1
+ARG DEBIAN_IMAGE=debian:bookworm-20260824-slim@sha256:88200866dfff7ea7f5cbcb6ec7c8a701889efe6fe859fe64d6990e4b07ea4171
+
+# The binary, against the libtorch that scripts/libtorch unpacks from PyPI's
+# torch 2.11.0 wheel (the workspace's crates are under crates/).
+FROM ${RUST_IMAGE} AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3-pip \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 ENV HFARM_CACHE=/opt/hfarm-cache
-RUN ./scripts/libtorch && cargo build --release --locked --bin hfarm
+RUN ./scripts/libtorch \
+ && cargo build --release --locked --bin hfarm \
+ && cp target/release/hfarm /opt/hfarm-bin
 
-FROM debian:bookworm-slim
-ARG TORCH_CUDA=0
+# The CUDA build of torch 2.11.0 with its CUDA libraries (cuBLAS, cuDNN, ...),
+# installed where the runtime image takes them from; pip stays in this stage.
+FROM ${DEBIAN_IMAGE} AS torch-cuda
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates curl libgomp1 python3-pip \
+ && apt-get install -y --no-install-recommends ca-certificates python3-pip \
  && rm -rf /var/lib/apt/lists/*
-COPY --from=build /opt/hfarm-cache/libtorch-2.11.0 /opt/libtorch
-RUN if [ "$TORCH_CUDA" = 1 ]; then \
-      PIP_BREAK_SYSTEM_PACKAGES=1 pip3 install --no-cache-dir --target /opt/torch-cuda torch==2.11.0; fi
-ENV LD_LIBRARY_PATH=/opt/torch-cuda/torch/lib:/opt/libtorch/torch/lib
-COPY --from=build /src/target/release/hfarm /usr/local/bin/hfarm
+RUN PIP_BREAK_SYSTEM_PACKAGES=1 pip3 install --no-cache-dir --only-binary=:all: \
+      --target /opt/torch-cuda torch==2.11.0
+
+# What both images share: a few runtime libraries, the grids, a non-root user.
+FROM ${DEBIAN_IMAGE} AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates curl libgomp1 \
+ && rm -rf /var/lib/apt/lists/*
 COPY grids /opt/hfarm/grids
 WORKDIR /opt/hfarm
-USER nobody
 ENTRYPOINT ["hfarm"]
 CMD ["--help"]
+
+FROM runtime AS cuda
+COPY --from=torch-cuda /opt/torch-cuda /opt/torch-cuda
+ENV LD_LIBRARY_PATH=/opt/torch-cuda/torch/lib
+COPY --from=build /opt/hfarm-bin /usr/local/bin/hfarm
+USER 65534:65534
+
+# Last, so that a plain `docker build .` (and compose.yaml) builds the CPU image.
+FROM runtime AS cpu
+COPY --from=build /opt/hfarm-cache/libtorch-2.11.0 /opt/libtorch
+ENV LD_LIBRARY_PATH=/opt/libtorch/torch/lib
+COPY --from=build /opt/hfarm-bin /usr/local/bin/hfarm
+USER 65534:65534
