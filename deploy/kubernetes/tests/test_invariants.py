@@ -24,6 +24,7 @@ from farm import (
     queue_key,
     redis_endpoint,
     rendered,
+    rust_source,
     secret_ref,
     worker_default,
     workloads,
@@ -81,6 +82,20 @@ def test_env_references_resolve(overlay):
             for a in c.get("args", []) + c.get("command", []):
                 unresolved += [f"arg {a}: $({m})" for m in re.findall(r"\$\((\w+)\)", a) if m not in env]
             assert not unresolved, f"{w['metadata']['name']}/{c['name']}: unresolved {unresolved}"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_flags_exist(overlay):
+    """Every flag given to `hfarm serve` or `hfarm worker` is one the code
+    defines (a clap field of that name)."""
+    source = rust_source()
+    for command in ("serve", "worker"):
+        for w, _, flags in hfarm_containers(rendered(overlay), command):
+            for flag in flags:
+                field = flag.replace("-", "_")
+                assert re.search(rf"#\[arg\([^\]]*\)\]\s*pub\s+{field}\s*:", source), (
+                    f"{w['metadata']['name']}: `hfarm {command} --{flag}` is not an argument in crates/*/src"
+                )
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -196,7 +211,8 @@ def test_one_scheduler(overlay):
     pdbs = [p for p in find(objects, "PodDisruptionBudget") if p["spec"]["selector"]["matchLabels"].items() <= labels.items()]
     assert len(pdbs) == 1 and pdbs[0]["spec"].get("minAvailable") == 1
 
-    # Probes on /healthz, on the port `serve --listen` binds.
+    # Probes on /healthz (a route of the API), on the port `serve --listen` binds.
+    assert re.search(r'\.route\(\s*"/healthz"', rust_source())
     listen_port = int(flags["listen"].rsplit(":", 1)[1])
     ports = {p.get("name"): p["containerPort"] for p in c["ports"]}
     assert listen_port in ports.values()
@@ -218,6 +234,7 @@ def test_prometheus_scrapes_the_coordinator(overlay):
     config = yaml.safe_load(cm["data"]["prometheus.yml"])
     (job,) = config["scrape_configs"]
     assert job.get("metrics_path", "/metrics") == "/metrics"
+    assert re.search(r'\.route\(\s*"/metrics"', rust_source())
     targets = [t for sc in job["static_configs"] for t in sc["targets"]]
     assert targets == [f"{svc['metadata']['name']}.{svc['metadata']['namespace']}.svc:{port['port']}"]
 
