@@ -3,12 +3,16 @@
 //! Unknown keys and bad values are errors that name the key path
 //! (`domains.gripper.train.balls: ...`). Numbers may be given as one value,
 //! a list, or an inclusive range string `"5..16"`.
+//!
+//! Domains, and the generator parameters each split may set, come from the
+//! domains' descriptors (`planner::generate::DOMAINS`): a split's keys are
+//! `seeds`, `planning`, `limits` and its domain's parameters.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use planner::generate::Params;
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use planner::generate::{self as generators, DomainInfo, Kind, Param, ParamValues, Params, Value};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 /// A grid file could not be used.
@@ -227,27 +231,21 @@ impl<'de> Deserialize<'de> for FloatList {
 }
 
 /// One split of one domain: generator parameters crossed with seeds.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct SplitSpec {
     /// Generator seeds; every parameter combination is generated with each.
     pub seeds: IntList,
-    pub blocks: Option<IntList>,
-    pub locations: Option<IntList>,
-    pub cars: Option<IntList>,
-    pub balls: Option<IntList>,
-    pub size: Option<IntList>,
-    /// visitall: grid heights crossed with `size` (widths); square grids without it.
-    pub height: Option<IntList>,
-    pub ratio: Option<FloatList>,
+    /// Values of the domain's generator parameters, by parameter name, each
+    /// checked against the domain's descriptor (kind and range); optional
+    /// parameters may be absent (visitall's `height`: square grids).
+    pub params: BTreeMap<&'static str, Vec<Value>>,
     /// Test split: how many instances (sampled deterministically) get planning runs.
     pub planning: Option<usize>,
     /// Overrides `limits.generate` for this split.
     pub limits: Option<SolveLimits>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct DomainSpec {
     pub train: SplitSpec,
     pub validation: SplitSpec,
@@ -261,6 +259,151 @@ impl DomainSpec {
             Split::Validation => &self.validation,
             Split::Test => &self.test,
         }
+    }
+}
+
+/// `domains`: a table of domain names, each a registered domain whose splits
+/// are read against its descriptor.
+fn deserialize_domains<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, DomainSpec>, D::Error> {
+    struct Domains;
+    impl<'de> Visitor<'de> for Domains {
+        type Value = BTreeMap<String, DomainSpec>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a table of domains")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(name) = map.next_key::<String>()? {
+                let spec = map.next_value_seed(DomainSeed(generators::domain(&name)))?;
+                out.insert(name, spec);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Domains)
+}
+
+/// One domain's table; an unregistered domain is an error at its key.
+struct DomainSeed(Option<&'static DomainInfo>);
+
+impl<'de> DeserializeSeed<'de> for DomainSeed {
+    type Value = DomainSpec;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<DomainSpec, D::Error> {
+        let Some(info) = self.0 else {
+            let names: Vec<_> = generators::names().collect();
+            return Err(de::Error::custom(format!("unknown domain; expected one of {}", names.join(", "))));
+        };
+        d.deserialize_map(DomainVisitor(info))
+    }
+}
+
+struct DomainVisitor(&'static DomainInfo);
+
+impl<'de> Visitor<'de> for DomainVisitor {
+    type Value = DomainSpec;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a table with train, validation and test")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<DomainSpec, A::Error> {
+        const SPLITS: &[&str] = &["train", "validation", "test"];
+        let mut splits: [Option<SplitSpec>; 3] = [None, None, None];
+        while let Some(key) = map.next_key::<String>()? {
+            let Some(i) = SPLITS.iter().position(|s| *s == key) else {
+                let message = format!("unknown field `{key}`, expected one of `train`, `validation`, `test`");
+                match map.next_value_seed(Refuse(message))? {}
+            };
+            if splits[i].is_some() {
+                return Err(de::Error::duplicate_field(SPLITS[i]));
+            }
+            splits[i] = Some(map.next_value_seed(SplitSeed(self.0))?);
+        }
+        let [train, validation, test] = splits;
+        Ok(DomainSpec {
+            train: train.ok_or_else(|| de::Error::missing_field("train"))?,
+            validation: validation.ok_or_else(|| de::Error::missing_field("validation"))?,
+            test: test.ok_or_else(|| de::Error::missing_field("test"))?,
+        })
+    }
+}
+
+/// One split's table, read against its domain's descriptor.
+struct SplitSeed(&'static DomainInfo);
+
+impl<'de> DeserializeSeed<'de> for SplitSeed {
+    type Value = SplitSpec;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<SplitSpec, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+/// The keys of a split that are not generator parameters.
+const SPLIT_KEYS: &[&str] = &["seeds", "planning", "limits"];
+
+impl<'de> Visitor<'de> for SplitSeed {
+    type Value = SplitSpec;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a table of seeds and {}'s generator parameters", self.0.name)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SplitSpec, A::Error> {
+        let info = self.0;
+        let takes = || info.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+        let (mut seeds, mut planning, mut limits, mut params) = (None, None, None, BTreeMap::new());
+        while let Some(key) = map.next_key::<String>()? {
+            let duplicate = match key.as_str() {
+                "seeds" => seeds.replace(map.next_value::<IntList>()?).is_some(),
+                "planning" => planning.replace(map.next_value::<usize>()?).is_some(),
+                "limits" => limits.replace(map.next_value::<SolveLimits>()?).is_some(),
+                _ => match info.param(&key) {
+                    Some(p) => params.insert(p.name, map.next_value_seed(ParamSeed(p))?).is_some(),
+                    None => {
+                        let message = if generators::DOMAINS.iter().any(|d| d.param(&key).is_some()) {
+                            format!("does not apply to {} (it takes {})", info.name, takes())
+                        } else {
+                            let expected: Vec<String> = SPLIT_KEYS
+                                .iter()
+                                .chain(info.params.iter().map(|p| &p.name))
+                                .map(|k| format!("`{k}`"))
+                                .collect();
+                            format!("unknown field `{key}`, expected one of {}", expected.join(", "))
+                        };
+                        match map.next_value_seed(Refuse(message))? {}
+                    }
+                },
+            };
+            if duplicate {
+                return Err(de::Error::custom(format!("duplicate field `{key}`")));
+            }
+        }
+        if let Some(p) = info.params.iter().find(|p| !p.optional && !params.contains_key(p.name)) {
+            return Err(de::Error::custom(format!("missing `{}`", p.name)));
+        }
+        Ok(SplitSpec { seeds: seeds.ok_or_else(|| de::Error::missing_field("seeds"))?, params, planning, limits })
+    }
+}
+
+/// A parameter's values: a value, a list or (integers) an inclusive range,
+/// each checked against the parameter's kind and range.
+struct ParamSeed(&'static Param);
+
+impl<'de> DeserializeSeed<'de> for ParamSeed {
+    type Value = Vec<Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<Value>, D::Error> {
+        let values: Vec<Value> = match self.0.kind {
+            Kind::Int { .. } => IntList::deserialize(d)?.0.into_iter().map(Value::Int).collect(),
+            Kind::Float { .. } => FloatList::deserialize(d)?.0.into_iter().map(Value::Float).collect(),
+        };
+        values.into_iter().map(|v| self.0.check(v).map_err(de::Error::custom)).collect()
+    }
+}
+
+/// A value refused at its key: the error's path ends with the key (a
+/// parameter of another domain, an unknown key).
+struct Refuse(String);
+
+impl<'de> DeserializeSeed<'de> for Refuse {
+    type Value = std::convert::Infallible;
+    fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<Self::Value, D::Error> {
+        Err(de::Error::custom(self.0))
     }
 }
 
@@ -301,6 +444,7 @@ pub struct Grid {
     pub description: String,
     /// Seeds of the learning runs (the paper uses 5).
     pub seeds: IntList,
+    #[serde(deserialize_with = "deserialize_domains")]
     pub domains: BTreeMap<String, DomainSpec>,
     #[serde(default)]
     pub limits: Limits,
@@ -311,67 +455,19 @@ pub struct Grid {
     pub learning: Vec<Learning>,
 }
 
-/// Generator parameters a split may leave out.
-const OPTIONAL_PARAMS: &[&str] = &["height"];
-
-/// The generator parameters a domain takes, in the order they are crossed.
-fn domain_params(domain: &str) -> Option<&'static [&'static str]> {
-    Some(match domain {
-        "blocksworld" => &["blocks"],
-        "ferry" => &["locations", "cars"],
-        "gripper" => &["balls"],
-        "visitall" => &["size", "height", "ratio"],
-        _ => return None,
-    })
-}
-
 impl SplitSpec {
-    fn given(&self) -> Vec<&'static str> {
-        [
-            ("blocks", self.blocks.is_some()),
-            ("locations", self.locations.is_some()),
-            ("cars", self.cars.is_some()),
-            ("balls", self.balls.is_some()),
-            ("size", self.size.is_some()),
-            ("height", self.height.is_some()),
-            ("ratio", self.ratio.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(k, g)| g.then_some(k))
-        .collect()
-    }
-
-    /// Every generator parameter combination of this split, for `domain`.
+    /// Every generator parameter combination of this split, for `domain`:
+    /// the domain's parameters crossed in its descriptor's order (the first
+    /// varies slowest). Empty for an unknown domain or values its descriptor
+    /// refuses, which [`Grid::parse`] never lets through.
     pub fn combinations(&self, domain: &str) -> Vec<Params> {
-        let ints =
-            |l: &Option<IntList>| l.as_ref().map_or(vec![], |l| l.0.iter().map(|&v| v as u32).collect::<Vec<u32>>());
-        let mut out = vec![];
-        match domain {
-            "blocksworld" => out.extend(ints(&self.blocks).into_iter().map(|blocks| Params::Blocksworld { blocks })),
-            "ferry" => {
-                for locations in ints(&self.locations) {
-                    for cars in ints(&self.cars) {
-                        out.push(Params::Ferry { locations, cars });
-                    }
-                }
-            }
-            "gripper" => out.extend(ints(&self.balls).into_iter().map(|balls| Params::Gripper { balls })),
-            "visitall" => {
-                let heights: Vec<Option<u32>> = match &self.height {
-                    None => vec![None],
-                    h => ints(h).into_iter().map(Some).collect(),
-                };
-                for size in ints(&self.size) {
-                    for &height in &heights {
-                        for &ratio in self.ratio.as_ref().map_or(&vec![], |r| &r.0) {
-                            out.push(Params::Visitall { size, ratio, height });
-                        }
-                    }
-                }
-            }
-            _ => {}
+        let Some(info) = generators::domain(domain) else { return vec![] };
+        let mut combos = vec![ParamValues::new()];
+        for p in info.params {
+            let Some(values) = self.params.get(p.name) else { continue };
+            combos = combos.into_iter().flat_map(|c| values.iter().map(move |&v| c.clone().with(p.name, v))).collect();
         }
-        out
+        combos.iter().map(|v| info.make(v)).collect::<Result<_, _>>().unwrap_or_default()
     }
 }
 
@@ -400,29 +496,11 @@ impl Grid {
         if self.domains.is_empty() {
             return Err("domains: at least one domain is needed".into());
         }
+        // Domain names and generator parameters were checked while reading.
         for (name, spec) in &self.domains {
-            let Some(params) = domain_params(name) else {
-                return Err(format!(
-                    "domains.{name}: unknown domain; expected one of {}",
-                    planner::generate::DOMAINS.join(", ")
-                ));
-            };
             for split in Split::ALL {
                 let s = spec.split(split);
                 let at = format!("domains.{name}.{}", split.as_str());
-                for g in s.given() {
-                    if !params.contains(&g) {
-                        return Err(format!("{at}.{g}: does not apply to {name} (it takes {})", params.join(", ")));
-                    }
-                }
-                for p in params.iter().filter(|p| !OPTIONAL_PARAMS.contains(p)) {
-                    if !s.given().contains(p) {
-                        return Err(format!("{at}: missing `{p}`"));
-                    }
-                }
-                for combo in s.combinations(name) {
-                    combo.validate().map_err(|e| format!("{at}: {}", e.replace("--", "")))?;
-                }
                 if s.planning.is_some() && split != Split::Test {
                     return Err(format!("{at}.planning: only the test split has planning runs"));
                 }
@@ -441,7 +519,7 @@ impl Grid {
         }
         if let Some(b) = &self.baselines {
             for (i, h) in b.heuristics.iter().enumerate() {
-                if !planner::heuristics::NAMES.contains(&h.as_str()) {
+                if planner::heuristics::info(h).is_none() {
                     return Err(format!(
                         "baselines.heuristics[{i}]: unknown heuristic `{h}`; expected one of {}",
                         planner::heuristics::NAMES.join(", ")

@@ -159,3 +159,55 @@ fn the_papers_grid_has_the_papers_size() {
     // N+clip, per Gaussian training: 12 in the main grid, 6 with residual lmcut).
     assert_eq!(c[&JobKind::Plan], 4 * 100 * (5 + 5 * (60 + 18)));
 }
+
+/// Every registered domain can be gridded from its descriptor alone: its
+/// parameters are the split's keys, crossed in the descriptor's order, and
+/// checked against the descriptor's ranges at their key paths.
+#[test]
+fn every_registered_domain_reads_its_parameters_from_its_descriptor() {
+    use planner::generate::{Kind, DOMAINS};
+    for d in DOMAINS {
+        // Two values per parameter; `too_big` puts one parameter of the train split out of range.
+        let grid = |too_big: Option<&str>| {
+            let split = |name: &str| {
+                let mut t = format!("[domains.{}.{name}]\nseeds = [1, 2]\n", d.name);
+                for p in d.params {
+                    let values = match (p.kind, too_big == Some(p.name) && name == "train") {
+                        (Kind::Int { min, .. }, false) => format!("\"{}..{}\"", min.max(1), min.max(1) + 1),
+                        (Kind::Int { max, .. }, true) => format!("{}", max + 1),
+                        (Kind::Float { min, max }, false) => format!("[{min:?}, {max:?}]"),
+                        (Kind::Float { max, .. }, true) => format!("{:?}", max + 1.0),
+                    };
+                    t.push_str(&format!("{} = {values}\n", p.name));
+                }
+                t
+            };
+            format!("name = \"all\"\nseeds = [1]\n{}{}{}", split("train"), split("validation"), split("test"))
+        };
+        let g = Grid::parse(&grid(None), "all.toml").unwrap_or_else(|e| panic!("{}: {e}", d.name));
+        let combos = 1 << d.params.len();
+        let params = g.domains[d.name].test.combinations(d.name);
+        assert_eq!(params.len(), combos, "{}", d.name);
+        assert!(params.iter().all(|p| p.domain() == d.name));
+        assert_eq!(expand(&g).counts()[&JobKind::Generate], 3 * 2 * combos, "{}", d.name);
+        for p in d.params {
+            let e = err(&grid(Some(p.name)));
+            assert!(e.contains(&format!("domains.{}.train.{}: must be", d.name, p.name)), "{e}");
+        }
+    }
+    let e = err("name = \"x\"\nseeds = [1]\n[domains.sokoban.train]\nseeds = 1\n");
+    assert!(
+        e.contains("domains.sokoban: unknown domain; expected one of blocksworld, ferry, gripper, visitall"),
+        "{e}"
+    );
+}
+
+/// A learner's bound must be admissible, as the planner's registry says.
+#[test]
+fn bounds_are_admissible_heuristics() {
+    use jobs::grid::Bound;
+    for b in [Bound::Lmcut, Bound::Hmax, Bound::Blind] {
+        let info = planner::heuristics::info(b.as_str()).unwrap_or_else(|| panic!("{} is not registered", b.as_str()));
+        assert!(info.admissible, "{}", info.name);
+    }
+}

@@ -1,7 +1,8 @@
 //! Property tests on random small tasks written as PDDL text, so that the
 //! parser, grounder, heuristics and searches are all exercised together:
-//! hmax <= LM-cut <= h* on every reachable state, A* cost = breadth-first
-//! cost, and every plan found validates against the PDDL.
+//! hmax <= LM-cut <= h* on every reachable state, every heuristic registered
+//! as admissible <= h*, dead ends reported only where there are some, A* cost
+//! = breadth-first cost, and every plan found validates against the PDDL.
 
 use std::collections::VecDeque;
 
@@ -197,6 +198,28 @@ fn check_plan(domain: &str, problem: &str, task: &planner::Task, plan_ops: &[u32
     assert_eq!(cost, plan_ops.len() as u64);
 }
 
+/// Every registered heuristic on every reachable state: admissible ones
+/// never above h*, none infinite on a state that reaches the goal, and only
+/// those that detect dead ends ever infinite.
+fn check_registered_heuristics(task: &planner::Task, reg: &StateRegistry, dist: &[Option<u32>]) -> Result<(), String> {
+    for info in planner::heuristics::ALL {
+        let mut h = (info.build)(task);
+        for id in 0..reg.len() as u32 {
+            let v = h.evaluate(reg.get(id));
+            let name = info.name;
+            match dist[id as usize] {
+                Some(d) if info.admissible && v > d as f64 => return Err(format!("{name} {v} > h* {d}")),
+                Some(d) if v.is_infinite() => return Err(format!("{name} says dead end, h* = {d}")),
+                _ if v.is_infinite() && !info.detects_dead_ends => {
+                    return Err(format!("{name} says dead end, but it does not detect them"))
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -219,6 +242,10 @@ proptest! {
             if b.is_infinite() {
                 prop_assert!(dist[id as usize].is_none() || grounded_unsolvable);
             }
+        }
+        if !grounded_unsolvable {
+            check_registered_heuristics(&task, &reg, &dist)
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{domain}\n{problem}")))?;
         }
         let mut h = LmCut::new(&task);
         let result = astar(&task, &mut h, Limits::default());
@@ -310,6 +337,7 @@ fn heuristics_are_admissible_on_small_generated_instances() {
                 assert!(a <= b && b <= h, "{p:?} seed {seed}: hmax {a}, lmcut {b}, h* {h}");
                 states_checked += 1;
             }
+            check_registered_heuristics(&task, &reg, &dist).unwrap_or_else(|e| panic!("{p:?} seed {seed}: {e}"));
             let mut h = LmCut::new(&task);
             let r = astar(&task, &mut h, Limits::default());
             assert_eq!(r.cost, dist[0].map(|d| d as u64), "{p:?} seed {seed}");

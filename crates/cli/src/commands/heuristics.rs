@@ -19,16 +19,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let task = planner::load_task(&args.domain, &args.problem)?;
     let init = initial_state(&task);
     let mut values = serde_json::Map::new();
-    for &name in heuristics::NAMES {
-        let mut h = heuristics::by_name(name, &task).expect("known name");
-        let v = if task.unsolvable.is_some() && name != "blind" && name != "goalcount" {
+    for info in heuristics::ALL {
+        // A task grounding found unsolvable is a dead end for every heuristic that detects them.
+        let v = if task.unsolvable.is_some() && info.detects_dead_ends {
             f64::INFINITY
         } else {
-            h.evaluate(&init)
+            (info.build)(&task).evaluate(&init)
         };
         // JSON has no infinity: a dead end is null.
         values.insert(
-            name.to_string(),
+            info.name.to_string(),
             if v.is_finite() { serde_json::json!(v as u64) } else { serde_json::Value::Null },
         );
     }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use planner::heuristics;
 use planner::search::{astar, gbfs, Limits, SearchResult};
 
@@ -14,14 +15,19 @@ pub enum SearchKind {
     Gbfs,
 }
 
+/// The registered classical heuristics, with their descriptions for `--help`.
+fn heuristic_names() -> PossibleValuesParser {
+    PossibleValuesParser::new(heuristics::ALL.iter().map(|h| PossibleValue::new(h.name).help(h.description)))
+}
+
 #[derive(clap::Args)]
 pub struct Args {
     pub domain: PathBuf,
     pub problem: PathBuf,
     #[arg(long, value_enum, default_value = "astar")]
     pub search: SearchKind,
-    /// blind, goalcount, hmax, hadd, ff or lmcut.
-    #[arg(long, default_value = "lmcut")]
+    /// The classical heuristic.
+    #[arg(long, default_value = "lmcut", value_parser = heuristic_names())]
     pub heuristic: String,
     #[arg(long)]
     pub max_evaluations: Option<u64>,

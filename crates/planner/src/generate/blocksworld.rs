@@ -13,6 +13,21 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::{DomainInfo, Param, ParamValues, Params};
+
+pub static DOMAIN: DomainInfo = DomainInfo {
+    name: "blocksworld",
+    description: "stacking blocks; initial and goal states uniform (Slaney & Thiébaux)",
+    pddl: include_str!("../../domains/blocksworld.pddl"),
+    params: &[Param::int("blocks", "number of blocks", 1, 1000)],
+    build: |v| Ok(Params::Blocksworld { blocks: v.int("blocks")? }),
+    values: |p| match *p {
+        Params::Blocksworld { blocks } => ParamValues::new().with("blocks", blocks),
+        _ => unreachable!("blocksworld's descriptor given {p:?}"),
+    },
+    generate: |v, seed, rng| Ok(generate(v.int("blocks")?, seed, rng)),
+};
+
 /// Returns towers, each listed bottom to top, over blocks `0..n`.
 pub fn random_state(n: usize, rng: &mut ChaCha8Rng) -> Vec<Vec<usize>> {
     let mut b = vec![1.0f64; n + 1];

@@ -4,6 +4,21 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::{DomainInfo, Param, ParamValues, Params};
+
+pub static DOMAIN: DomainInfo = DomainInfo {
+    name: "ferry",
+    description: "a ferry carries cars between locations, one at a time",
+    pddl: include_str!("../../domains/ferry.pddl"),
+    params: &[Param::int("locations", "number of locations", 1, 1000), Param::int("cars", "number of cars", 0, 10_000)],
+    build: |v| Ok(Params::Ferry { locations: v.int("locations")?, cars: v.int("cars")? }),
+    values: |p| match *p {
+        Params::Ferry { locations, cars } => ParamValues::new().with("locations", locations).with("cars", cars),
+        _ => unreachable!("ferry's descriptor given {p:?}"),
+    },
+    generate: |v, seed, rng| Ok(generate(v.int("locations")?, v.int("cars")?, seed, rng)),
+};
+
 pub fn generate(locations: u32, cars: u32, seed: u64, rng: &mut ChaCha8Rng) -> String {
     let origin: Vec<u32> = (0..cars).map(|_| rng.gen_range(0..locations)).collect();
     let destination: Vec<u32> = (0..cars).map(|_| rng.gen_range(0..locations)).collect();

@@ -5,6 +5,21 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::{DomainInfo, Param, ParamValues, Params};
+
+pub static DOMAIN: DomainInfo = DomainInfo {
+    name: "gripper",
+    description: "a two-armed robot moves balls between two rooms (random rooms, as in the paper)",
+    pddl: include_str!("../../domains/gripper.pddl"),
+    params: &[Param::int("balls", "number of balls", 0, 10_000)],
+    build: |v| Ok(Params::Gripper { balls: v.int("balls")? }),
+    values: |p| match *p {
+        Params::Gripper { balls } => ParamValues::new().with("balls", balls),
+        _ => unreachable!("gripper's descriptor given {p:?}"),
+    },
+    generate: |v, seed, rng| Ok(generate(v.int("balls")?, seed, rng)),
+};
+
 const ROOMS: [&str; 2] = ["rooma", "roomb"];
 
 pub fn generate(balls: u32, seed: u64, rng: &mut ChaCha8Rng) -> String {

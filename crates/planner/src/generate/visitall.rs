@@ -5,6 +5,30 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use super::{DomainInfo, Param, ParamValues, Params};
+
+pub static DOMAIN: DomainInfo = DomainInfo {
+    name: "visitall",
+    description: "a robot visits every goal cell of a grid",
+    pddl: include_str!("../../domains/visitall.pddl"),
+    params: &[
+        Param::int("size", "the grid's width (and height, unless `height` is given)", 1, 200),
+        Param::int("height", "the grid's height, when it is not square", 1, 200).optional(),
+        Param::float("ratio", "probability that a cell is a goal", 0.0, 1.0),
+    ],
+    build: |v| Ok(Params::Visitall { size: v.int("size")?, ratio: v.float("ratio")?, height: v.opt_int("height")? }),
+    values: |p| match *p {
+        Params::Visitall { size, ratio, height } => {
+            ParamValues::new().with("size", size).with_opt("height", height).with("ratio", ratio)
+        }
+        _ => unreachable!("visitall's descriptor given {p:?}"),
+    },
+    generate: |v, seed, rng| {
+        let size = v.int("size")?;
+        Ok(generate(size, v.opt_int("height")?.unwrap_or(size), v.float("ratio")?, seed, rng))
+    },
+};
+
 pub fn generate(w: u32, h: u32, ratio: f64, seed: u64, rng: &mut ChaCha8Rng) -> String {
     let cell = |x: u32, y: u32| format!("loc-x{x}-y{y}");
     let (cx, cy) = (w / 2, h / 2);

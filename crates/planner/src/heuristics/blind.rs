@@ -1,8 +1,24 @@
 //! The two heuristics that need no relaxation.
 
-use super::per_state_heuristic;
+use super::{per_state_heuristic, HeuristicInfo};
 use crate::state::has;
 use crate::task::Task;
+
+pub static BLIND: HeuristicInfo = HeuristicInfo {
+    name: "blind",
+    description: "0 at a goal state, else the cheapest action cost",
+    admissible: true,
+    detects_dead_ends: false,
+    build: |task| Box::new(Blind::new(task)),
+};
+
+pub static GOALCOUNT: HeuristicInfo = HeuristicInfo {
+    name: "goalcount",
+    description: "the number of unsatisfied goal literals",
+    admissible: false,
+    detects_dead_ends: false,
+    build: |task| Box::new(GoalCount::new(task)),
+};
 
 /// The number of goal literals a state does not satisfy.
 pub struct GoalCount {
@@ -23,7 +39,7 @@ impl GoalCount {
         self.unmet(state) as f64
     }
 }
-per_state_heuristic!(GoalCount, "goalcount");
+per_state_heuristic!(GoalCount, GOALCOUNT);
 
 /// 0 at a goal state, else the cheapest action cost.
 pub struct Blind {
@@ -44,4 +60,4 @@ impl Blind {
         }
     }
 }
-per_state_heuristic!(Blind, "blind");
+per_state_heuristic!(Blind, BLIND);

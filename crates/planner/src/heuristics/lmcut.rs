@@ -18,8 +18,16 @@
 use super::queue::MonotoneQueue;
 use super::relaxed::RelaxedTask;
 use super::unchecked::{at, at_mut};
-use super::{per_state_heuristic, DEAD_END};
+use super::{per_state_heuristic, HeuristicInfo, DEAD_END};
 use crate::task::Task;
+
+pub static LMCUT: HeuristicInfo = HeuristicInfo {
+    name: "lmcut",
+    description: "the landmark-cut heuristic (Helmert & Domshlak)",
+    admissible: true,
+    detects_dead_ends: true,
+    build: |task| Box::new(LmCut::new(task)),
+};
 
 const UNREACHED: u32 = u32::MAX;
 const NONE: u32 = u32::MAX;
@@ -397,4 +405,4 @@ impl LmCut {
         h as f64
     }
 }
-per_state_heuristic!(LmCut, "lmcut");
+per_state_heuristic!(LmCut, LMCUT);

@@ -13,8 +13,32 @@ use std::sync::Arc;
 use super::queue::MonotoneQueue;
 use super::relaxed::RelaxedTask;
 use super::unchecked::{at, at_mut};
-use super::{per_state_heuristic, DEAD_END};
+use super::{per_state_heuristic, HeuristicInfo, DEAD_END};
 use crate::task::{OpId, Task};
+
+pub static HMAX: HeuristicInfo = HeuristicInfo {
+    name: "hmax",
+    description: "the costliest goal under the max delete relaxation (Bonet & Geffner)",
+    admissible: true,
+    detects_dead_ends: true,
+    build: |task| Box::new(HMax::new(task)),
+};
+
+pub static HADD: HeuristicInfo = HeuristicInfo {
+    name: "hadd",
+    description: "the sum of the goals' costs under the additive delete relaxation (Bonet & Geffner)",
+    admissible: false,
+    detects_dead_ends: true,
+    build: |task| Box::new(Additive::new(task)),
+};
+
+pub static FF: HeuristicInfo = HeuristicInfo {
+    name: "ff",
+    description: "the cost of a relaxed plan from hadd best supporters (Hoffmann & Nebel)",
+    admissible: false,
+    detects_dead_ends: true,
+    build: |task| Box::new(Ff::new(task)),
+};
 
 const UNREACHED: u64 = u64::MAX;
 const NO_OP: u32 = u32::MAX;
@@ -310,6 +334,6 @@ impl RelaxedPlanFeatures {
     }
 }
 
-per_state_heuristic!(HMax, "hmax");
-per_state_heuristic!(Additive, "hadd");
-per_state_heuristic!(Ff, "ff");
+per_state_heuristic!(HMax, HMAX);
+per_state_heuristic!(Additive, HADD);
+per_state_heuristic!(Ff, FF);
