@@ -11,7 +11,7 @@ pub struct TypedName {
     pub pos: Pos,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Term {
     /// `?x`, stored with its question mark.
     Var(String),

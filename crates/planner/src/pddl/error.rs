@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// A 1-based line and column in a source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Pos {
     pub line: u32,
     pub col: u32,

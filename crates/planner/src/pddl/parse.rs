@@ -4,17 +4,20 @@
 //! Supported: `:strips`, `:typing` (hierarchies, `either` in parameter lists),
 //! `:negative-preconditions`, `:equality`, constants, conjunctions of literals in
 //! preconditions, goals and effects. Everything else is refused by name.
+//!
+//! What Fast Downward reads, we read the same way: a supertype used in
+//! `:types` without a declaration of its own is a type whose parent is
+//! `object`; negative initial facts only restate the closed world. What is not
+//! PDDL is refused with its position: a problem without `(:domain NAME)` or
+//! naming another domain, and initial or goal atoms whose objects do not have
+//! the types their predicate declares.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use super::ast::*;
 use super::error::{ParseError, Pos};
 use super::sexpr::{read_one, SExpr};
-
-/// Requirements we understand. Others are accepted only if their constructs are
-/// never used (many IPC files declare `:adl` for plain STRIPS content), since we
-/// refuse each unsupported construct where it appears.
-const KNOWN_REQUIREMENTS: &[&str] = &[":strips", ":typing", ":negative-preconditions", ":equality"];
 
 /// Constructs we refuse, with the name the user will recognise.
 fn unsupported_construct(head: &str) -> Option<&'static str> {
@@ -35,9 +38,22 @@ fn unsupported_construct(head: &str) -> Option<&'static str> {
 
 struct Ctx<'a> {
     file: &'a str,
+    /// The positions of the arguments of every atom read, by the atom's
+    /// position (unique in a file): checks made once the whole file is read
+    /// point at the offending argument itself.
+    arg_pos: RefCell<HashMap<Pos, Vec<Pos>>>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(file: &'a str) -> Self {
+        Ctx { file, arg_pos: RefCell::default() }
+    }
+
+    /// Where the `i`th argument of `atom` was written (the atom's position if unknown).
+    fn arg_pos(&self, atom: &Atom, i: usize) -> Pos {
+        self.arg_pos.borrow().get(&atom.pos).and_then(|v| v.get(i).copied()).unwrap_or(atom.pos)
+    }
+
     fn err<T>(&self, pos: Pos, msg: impl Into<String>) -> Result<T, ParseError> {
         Err(ParseError::new(self.file, pos, msg))
     }
@@ -169,6 +185,7 @@ impl Ctx<'_> {
             );
         }
         let args = items[1..].iter().map(|a| self.term(a)).collect::<Result<Vec<_>, _>>()?;
+        self.arg_pos.borrow_mut().insert(e.pos(), items[1..].iter().map(SExpr::pos).collect());
         Ok(Atom { predicate: predicate.to_string(), args, pos: e.pos() })
     }
 
@@ -233,7 +250,7 @@ impl Ctx<'_> {
 
 /// Parses a domain file's text. `file` is used in error messages.
 pub fn parse_domain(text: &str, file: &str) -> Result<Domain, ParseError> {
-    let cx = Ctx { file };
+    let cx = Ctx::new(file);
     let root = read_one(text, file)?;
     let (name, sections) = cx.define(&root, "domain")?;
     let mut domain = Domain {
@@ -244,6 +261,7 @@ pub fn parse_domain(text: &str, file: &str) -> Result<Domain, ParseError> {
         predicates: vec![],
         actions: vec![],
     };
+    let mut type_decls = vec![];
     let mut seen = HashSet::new();
     for s in sections {
         let (key, body) = cx.section(s)?;
@@ -251,23 +269,8 @@ pub fn parse_domain(text: &str, file: &str) -> Result<Domain, ParseError> {
             return cx.err(s.pos(), format!("duplicate section `{key}`"));
         }
         match key {
-            ":requirements" => {
-                for r in body {
-                    let r = cx.atom(r, "a requirement such as `:strips`")?;
-                    domain.requirements.push(r.to_string());
-                }
-            }
-            ":types" => {
-                for t in cx.typed_list(body, false, "a type name")? {
-                    if t.types.len() != 1 {
-                        return cx.err(t.pos, "unsupported construct: `either` as a supertype in `:types`");
-                    }
-                    if t.name == "object" {
-                        continue;
-                    }
-                    domain.types.push((t.name, t.types[0].clone()));
-                }
-            }
+            ":requirements" => domain.requirements = cx.requirements(body)?,
+            ":types" => type_decls = cx.type_decls(body)?,
             ":constants" => domain.constants = cx.typed_list(body, false, "a constant name")?,
             ":predicates" => {
                 for p in body {
@@ -288,8 +291,175 @@ pub fn parse_domain(text: &str, file: &str) -> Result<Domain, ParseError> {
             other => return cx.err(s.pos(), format!("unknown domain section `{other}`; expected :requirements, :types, :constants, :predicates or :action")),
         }
     }
+    domain.types = resolve_types(&cx, &type_decls)?;
     check_domain(&cx, &domain)?;
     Ok(domain)
+}
+
+/// One `NAME - PARENT` of `(:types ...)`, with where each was written.
+struct TypeDecl {
+    name: String,
+    pos: Pos,
+    parent: String,
+    parent_pos: Pos,
+}
+
+impl Ctx<'_> {
+    /// `(:requirements :strips ...)`: every one must be a `:keyword`. Those we
+    /// do not support are accepted here: we refuse their constructs where used.
+    fn requirements(&self, body: &[SExpr]) -> Result<Vec<String>, ParseError> {
+        let mut out = Vec::new();
+        for r in body {
+            let name = self.atom(r, "a requirement such as `:strips`")?;
+            if !name.starts_with(':') || name.len() == 1 {
+                return self.err(r.pos(), format!("expected a requirement such as `:strips`, found `{name}`"));
+            }
+            out.push(name.to_string());
+        }
+        Ok(out)
+    }
+
+    /// The body of `(:types ...)`: `a b - parent c ...` (no parent means `object`).
+    fn type_decls(&self, items: &[SExpr]) -> Result<Vec<TypeDecl>, ParseError> {
+        let mut out = Vec::new();
+        let mut pending: Vec<(String, Pos)> = Vec::new();
+        let mut i = 0;
+        while i < items.len() {
+            let e = &items[i];
+            if e.as_atom() == Some("-") {
+                let Some(t) = items.get(i + 1) else {
+                    return self.err(e.pos(), "expected a supertype after `-`");
+                };
+                if pending.is_empty() {
+                    return self.err(e.pos(), "expected a type name before `-`");
+                }
+                if t.as_list().is_some() {
+                    return self.err(t.pos(), "unsupported construct: `either` as a supertype in `:types`");
+                }
+                let parent = self.name(t, "a supertype name")?;
+                for (name, pos) in pending.drain(..) {
+                    out.push(TypeDecl { name, pos, parent: parent.to_string(), parent_pos: t.pos() });
+                }
+                i += 2;
+                continue;
+            }
+            let name = self.name(e, "a type name")?;
+            pending.push((name.to_string(), e.pos()));
+            i += 1;
+        }
+        for (name, pos) in pending {
+            out.push(TypeDecl { name, pos, parent: "object".into(), parent_pos: pos });
+        }
+        Ok(out)
+    }
+}
+
+/// The type hierarchy as `(type, parent)` pairs, in declaration order.
+///
+/// As in Fast Downward, a supertype that is not declared on its own
+/// (`(:types truck - vehicle)` with no `vehicle - ...`) is a type whose parent
+/// is `object`; these come after the declared types. A type may be repeated
+/// with the same parent, or once with `object` (the default) and once with
+/// another: the specific parent wins, as `object` is everyone's ancestor anyway.
+fn resolve_types(cx: &Ctx, decls: &[TypeDecl]) -> Result<Vec<(String, String)>, ParseError> {
+    // type -> (parent, where the parent was written, where the type was declared)
+    let mut parent: HashMap<&str, (&str, Pos, Pos)> = HashMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for d in decls {
+        if d.name == "object" {
+            if d.parent != "object" {
+                return cx
+                    .err(d.pos, format!("`object` is the root type: expected no supertype, found `{}`", d.parent));
+            }
+            continue;
+        }
+        match parent.get(d.name.as_str()) {
+            None => {
+                parent.insert(&d.name, (&d.parent, d.parent_pos, d.pos));
+                order.push(&d.name);
+            }
+            Some(&(p, _, _)) if p == d.parent || d.parent == "object" => {}
+            Some(&("object", _, pos)) => {
+                parent.insert(&d.name, (&d.parent, d.parent_pos, pos));
+            }
+            Some(&(p, ppos, _)) => {
+                return cx.err(
+                    d.parent_pos,
+                    format!(
+                        "type `{}` already has the supertype `{p}` (at {}:{}): expected one supertype per type, \
+                         found `{}`",
+                        d.name, ppos.line, ppos.col, d.parent
+                    ),
+                )
+            }
+        }
+    }
+    let mut types: Vec<(String, String)> = order.iter().map(|&t| (t.to_string(), parent[t].0.to_string())).collect();
+    let mut implicit: Vec<&str> = Vec::new();
+    for &t in &order {
+        let p = parent[t].0;
+        if p != "object" && !parent.contains_key(p) && !implicit.contains(&p) {
+            implicit.push(p);
+        }
+    }
+    types.extend(implicit.iter().map(|&t| (t.to_string(), "object".to_string())));
+    // A cycle would make subtype checks loop.
+    for &t in &order {
+        let mut cur = t;
+        for _ in 0..=parent.len() {
+            match parent.get(cur) {
+                Some(&(p, _, _)) => cur = p,
+                None => break,
+            }
+        }
+        if parent.contains_key(cur) {
+            let (_, _, pos) = parent[t];
+            return cx.err(
+                pos,
+                format!("the type hierarchy has a cycle through `{t}`: expected every type to descend from `object`"),
+            );
+        }
+    }
+    Ok(types)
+}
+
+/// Subtype tests on a domain's type hierarchy (checked acyclic).
+struct TypeTree<'a> {
+    parent: HashMap<&'a str, &'a str>,
+}
+
+impl<'a> TypeTree<'a> {
+    fn new(d: &'a Domain) -> Self {
+        TypeTree { parent: d.types.iter().map(|(t, p)| (t.as_str(), p.as_str())).collect() }
+    }
+
+    fn is_type(&self, t: &str) -> bool {
+        t == "object" || self.parent.contains_key(t)
+    }
+
+    fn is_subtype(&self, t: &str, of: &str) -> bool {
+        if of == "object" {
+            return true;
+        }
+        let mut cur = t;
+        loop {
+            if cur == of {
+                return true;
+            }
+            match self.parent.get(cur) {
+                Some(&p) => cur = p,
+                None => return false,
+            }
+        }
+    }
+}
+
+/// `t` or `(either t u)`, as written in messages.
+fn describe_types(types: &[String]) -> String {
+    match types {
+        [t] => format!("`{t}`"),
+        _ => format!("`(either {})`", types.join(" ")),
+    }
 }
 
 fn parse_action(cx: &Ctx, s: &SExpr, body: &[SExpr]) -> Result<ActionSchema, ParseError> {
@@ -329,44 +499,27 @@ fn parse_action(cx: &Ctx, s: &SExpr, body: &[SExpr]) -> Result<ActionSchema, Par
 
 /// Name resolution and arity checks, so that grounding never meets an unknown name.
 fn check_domain(cx: &Ctx, d: &Domain) -> Result<(), ParseError> {
-    for r in &d.requirements {
-        if !KNOWN_REQUIREMENTS.contains(&r.as_str()) && !r.starts_with(':') {
-            return cx.err(Pos::default(), format!("`{r}` is not a requirement (requirements start with `:`)"));
-        }
-    }
-    let mut types: HashSet<&str> = d.types.iter().map(|(t, _)| t.as_str()).collect();
-    types.insert("object");
+    let tree = TypeTree::new(d);
     let check_types = |tn: &TypedName| -> Result<(), ParseError> {
         for t in &tn.types {
-            if !types.contains(t.as_str()) {
-                return cx.err(tn.pos, format!("unknown type `{t}` for `{}`", tn.name));
+            if !tree.is_type(t) {
+                return cx.err(
+                    tn.pos,
+                    format!("unknown type `{t}` for `{}`: expected a type declared in `:types`", tn.name),
+                );
             }
         }
         Ok(())
     };
-    for (t, parent) in &d.types {
-        if !types.contains(parent.as_str()) {
-            return cx.err(Pos::default(), format!("type `{t}` has an undeclared supertype `{parent}`"));
-        }
-    }
-    // Type cycles would make subtype checks loop.
-    let parents: HashMap<&str, &str> = d.types.iter().map(|(t, p)| (t.as_str(), p.as_str())).collect();
-    for (t, _) in &d.types {
-        let mut cur = t.as_str();
-        for _ in 0..=parents.len() {
-            match parents.get(cur) {
-                Some(p) => cur = p,
-                None => break,
-            }
-        }
-        if parents.contains_key(cur) {
-            return cx.err(Pos::default(), format!("the type hierarchy has a cycle through `{t}`"));
-        }
-    }
     let mut constants = HashSet::new();
     for c in &d.constants {
         check_types(c)?;
-        constants.insert(c.name.as_str());
+        if c.types.len() != 1 {
+            return cx.err(c.pos, format!("constant `{}` must have a single type, not `either`", c.name));
+        }
+        if !constants.insert(c.name.as_str()) {
+            return cx.err(c.pos, format!("constant `{}` is declared twice", c.name));
+        }
     }
     let mut arity: HashMap<&str, usize> = HashMap::new();
     for p in &d.predicates {
@@ -433,13 +586,13 @@ fn check_atom(
             ),
         );
     }
-    for t in &atom.args {
+    for (i, t) in atom.args.iter().enumerate() {
         if !known(t) {
             let what = match t {
                 Term::Var(_) => "variable (not a parameter)",
                 Term::Const(_) => "object or constant",
             };
-            return cx.err(atom.pos, format!("unknown {what} `{}` in {place}", t.name()));
+            return cx.err(cx.arg_pos(atom, i), format!("unknown {what} `{}` in {place}", t.name()));
         }
     }
     Ok(())
@@ -447,13 +600,16 @@ fn check_atom(
 
 /// Parses a problem file's text against its domain.
 pub fn parse_problem(text: &str, file: &str, domain: &Domain) -> Result<Problem, ParseError> {
-    let cx = Ctx { file };
+    let cx = Ctx::new(file);
     let root = read_one(text, file)?;
     let (name, sections) = cx.define(&root, "problem")?;
     let mut problem =
         Problem { name: name.to_string(), domain: String::new(), objects: vec![], init: vec![], goal: vec![] };
     let mut seen = HashSet::new();
     let mut has_goal = false;
+    let mut has_domain = false;
+    // Negative initial facts: closed-world anyway, kept only to check they contradict nothing.
+    let mut init_false: Vec<Atom> = vec![];
     for s in sections {
         let (key, body) = cx.section(s)?;
         if !seen.insert(key.to_string()) {
@@ -461,42 +617,33 @@ pub fn parse_problem(text: &str, file: &str, domain: &Domain) -> Result<Problem,
         }
         match key {
             ":domain" => {
-                let [d] = body else { return cx.err(s.pos(), "expected `(:domain NAME)`") };
+                let [d] = body else {
+                    return cx.err(s.pos(), format!("expected `(:domain {})`", domain.name));
+                };
                 problem.domain = cx.name(d, "a domain name")?.to_string();
+                if problem.domain != domain.name {
+                    return cx.err(
+                        d.pos(),
+                        format!(
+                            "the problem is for domain `{}`, but the domain file defines `{}`: expected `(:domain {})`",
+                            problem.domain, domain.name, domain.name
+                        ),
+                    );
+                }
+                has_domain = true;
             }
-            ":requirements" => {}
+            ":requirements" => {
+                cx.requirements(body)?;
+            }
             ":objects" => problem.objects = cx.typed_list(body, false, "an object name")?,
             ":init" => {
                 for fact in body {
-                    let items = cx.list(fact, "an initial fact `(predicate object ...)`")?;
-                    let Some(head) = items.first() else {
-                        return cx.err(fact.pos(), "expected an initial fact, found `()`");
-                    };
-                    let head_name = cx.atom(head, "a predicate name")?;
-                    if head_name == "=" && items.len() == 3 && items[1].as_list().is_some() {
-                        return cx.err(
-                            fact.pos(),
-                            "unsupported construct: numeric fluents / action costs (`=` on a function)",
-                        );
+                    let (atom, positive) = init_fact(&cx, fact)?;
+                    if positive {
+                        problem.init.push(atom);
+                    } else {
+                        init_false.push(atom);
                     }
-                    if head_name == "not" {
-                        return cx.err(
-                            fact.pos(),
-                            "negative initial facts are not allowed: the initial state is closed-world",
-                        );
-                    }
-                    if head_name == "at"
-                        && items.len() == 3
-                        && items[1].as_atom().is_some_and(|a| a.parse::<f64>().is_ok())
-                    {
-                        return cx.err(fact.pos(), "unsupported construct: timed initial literals");
-                    }
-                    let atom = cx.atom_expr(fact, items)?;
-                    if let Some(t) = atom.args.iter().find(|t| matches!(t, Term::Var(_))) {
-                        return cx
-                            .err(fact.pos(), format!("initial facts must be ground, found variable `{}`", t.name()));
-                    }
-                    problem.init.push(atom);
                 }
             }
             ":goal" => {
@@ -517,41 +664,154 @@ pub fn parse_problem(text: &str, file: &str, domain: &Domain) -> Result<Problem,
             }
         }
     }
+    if !has_domain {
+        // Where it belongs: right after `(problem NAME)`.
+        let at = sections.first().map_or(root.pos(), SExpr::pos);
+        return cx.err(
+            at,
+            format!(
+                "the problem does not say which domain it is for: expected `(:domain {})` after `(problem {name})`",
+                domain.name
+            ),
+        );
+    }
     if !has_goal {
         return cx.err(root.pos(), "the problem has no `(:goal ...)` section");
     }
-    check_problem(&cx, &problem, domain)?;
+    check_problem(&cx, &problem, &init_false, domain)?;
     Ok(problem)
 }
 
-fn check_problem(cx: &Ctx, p: &Problem, d: &Domain) -> Result<(), ParseError> {
-    let mut types: HashSet<&str> = d.types.iter().map(|(t, _)| t.as_str()).collect();
-    types.insert("object");
-    let mut objects: HashSet<&str> = d.constants.iter().map(|c| c.name.as_str()).collect();
-    let constants = objects.clone();
+/// One element of `(:init ...)`: a ground atom, or a negated one (`positive` false).
+fn init_fact(cx: &Ctx, fact: &SExpr) -> Result<(Atom, bool), ParseError> {
+    let items = cx.list(fact, "an initial fact `(predicate object ...)`")?;
+    let Some(head) = items.first() else {
+        return cx.err(fact.pos(), "expected an initial fact, found `()`");
+    };
+    let head_name = cx.atom(head, "a predicate name")?;
+    if head_name == "=" && items.len() == 3 && items[1].as_list().is_some() {
+        return cx.err(fact.pos(), "unsupported construct: numeric fluents / action costs (`=` on a function)");
+    }
+    if head_name == "at" && items.len() == 3 && items[1].as_atom().is_some_and(|a| a.parse::<f64>().is_ok()) {
+        return cx.err(fact.pos(), "unsupported construct: timed initial literals");
+    }
+    let (e, items, positive) = if head_name == "not" {
+        let [_, inner] = items else {
+            return cx.err(fact.pos(), "expected exactly one atom inside `not`");
+        };
+        let inner_items = cx.list(inner, "an atom inside `not`")?;
+        if inner_items.is_empty() {
+            return cx.err(inner.pos(), "expected an atom inside `not`, found `()`");
+        }
+        (inner, inner_items, false)
+    } else {
+        (fact, items, true)
+    };
+    let atom = cx.atom_expr(e, items)?;
+    if let Some(i) = atom.args.iter().position(|t| matches!(t, Term::Var(_))) {
+        return cx.err(
+            cx.arg_pos(&atom, i),
+            format!("initial facts must be ground: expected an object, found variable `{}`", atom.args[i].name()),
+        );
+    }
+    Ok((atom, positive))
+}
+
+fn check_problem(cx: &Ctx, p: &Problem, init_false: &[Atom], d: &Domain) -> Result<(), ParseError> {
+    let tree = TypeTree::new(d);
+    let mut object_type: HashMap<&str, &str> =
+        d.constants.iter().map(|c| (c.name.as_str(), c.types[0].as_str())).collect();
+    let mut declared = HashSet::new();
     for o in &p.objects {
         for t in &o.types {
-            if !types.contains(t.as_str()) {
-                return cx.err(o.pos, format!("unknown type `{t}` for object `{}`", o.name));
+            if !tree.is_type(t) {
+                return cx.err(
+                    o.pos,
+                    format!(
+                        "unknown type `{t}` for object `{}`: expected a type declared in the domain's `:types`",
+                        o.name
+                    ),
+                );
             }
         }
         if o.types.len() != 1 {
             return cx.err(o.pos, format!("object `{}` must have a single type, not `either`", o.name));
         }
-        if !objects.insert(&o.name) && !constants.contains(o.name.as_str()) {
+        if !declared.insert(o.name.as_str()) {
             return cx.err(o.pos, format!("object `{}` is declared twice", o.name));
         }
+        // Redeclaring a domain constant is tolerated, with the same type.
+        match object_type.get(o.name.as_str()) {
+            Some(&t) if t != o.types[0] => {
+                return cx.err(
+                    o.pos,
+                    format!(
+                        "object `{}` is a constant of type `{t}` in the domain: expected the same type, found `{}`",
+                        o.name, o.types[0]
+                    ),
+                )
+            }
+            Some(_) => {}
+            None => {
+                object_type.insert(&o.name, &o.types[0]);
+            }
+        }
     }
+    let predicates: HashMap<&str, &PredicateDecl> = d.predicates.iter().map(|p| (p.name.as_str(), p)).collect();
     let arity: HashMap<&str, usize> = d.predicates.iter().map(|p| (p.name.as_str(), p.params.len())).collect();
-    let known = |t: &Term| objects.contains(t.name());
+    let known = |t: &Term| object_type.contains_key(t.name());
+    // Every argument's object must have (a subtype of) the type its predicate declares.
+    let check_types = |a: &Atom, place: &str| -> Result<(), ParseError> {
+        let Some(decl) = predicates.get(a.predicate.as_str()) else { return Ok(()) };
+        for (i, (t, param)) in a.args.iter().zip(&decl.params).enumerate() {
+            let ot = object_type[t.name()];
+            if !param.types.iter().any(|pt| tree.is_subtype(ot, pt)) {
+                return cx.err(
+                    cx.arg_pos(a, i),
+                    format!(
+                        "argument {} of `{}` must be of type {}, found `{}` of type `{ot}` in {place}",
+                        i + 1,
+                        a.predicate,
+                        describe_types(&param.types),
+                        t.name()
+                    ),
+                );
+            }
+        }
+        Ok(())
+    };
+    let mut init = HashSet::new();
     for a in &p.init {
         if a.is_equality() {
             return cx.err(a.pos, "`=` cannot appear in the initial state");
         }
         check_atom(cx, a, &arity, &known, "the initial state")?;
+        check_types(a, "the initial state")?;
+        init.insert((&a.predicate, &a.args));
+    }
+    for a in init_false {
+        if a.is_equality() {
+            return cx.err(a.pos, "`=` cannot appear in the initial state");
+        }
+        check_atom(cx, a, &arity, &known, "the initial state")?;
+        check_types(a, "the initial state")?;
+        if init.contains(&(&a.predicate, &a.args)) {
+            let args: Vec<&str> = a.args.iter().map(Term::name).collect();
+            return cx.err(
+                a.pos,
+                format!(
+                    "`({} {})` is listed both as true and as false in the initial state",
+                    a.predicate,
+                    args.join(" ")
+                ),
+            );
+        }
     }
     for l in &p.goal {
         check_atom(cx, &l.atom, &arity, &known, "the goal")?;
+        if !l.atom.is_equality() {
+            check_types(&l.atom, "the goal")?;
+        }
     }
     Ok(())
 }

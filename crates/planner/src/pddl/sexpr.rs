@@ -3,7 +3,10 @@
 //! PDDL is an s-expression language: we first read the bytes into a tree of
 //! lists and atoms, each carrying the line and column where it starts, so that
 //! the structural parser (`parse.rs`) can report `file:line:column` for every
-//! error. Names are lowercased here: PDDL is case-insensitive.
+//! error. Names are lowercased here: PDDL is case-insensitive. Names end at
+//! whitespace, parentheses, `;` (a comment to the end of the line) and before
+//! a `?`, which always starts a variable: Fast Downward reads `(at?x?y)` as
+//! `(at ?x ?y)`, and competition files rely on it.
 
 use super::error::{ParseError, Pos};
 
@@ -61,6 +64,11 @@ pub fn read_one(text: &str, file: &str) -> Result<SExpr, ParseError> {
     let expr = reader.read(0)?;
     reader.skip_blank();
     if reader.at < reader.bytes.len() {
+        let is_define = expr.as_list().and_then(|items| items.first()).and_then(SExpr::as_atom) == Some("define");
+        if !is_define {
+            // `(in-package ...)` and the like before the definition.
+            return Err(reader.error(expr.pos(), format!("expected `(define ...)`, found {}", expr.describe())));
+        }
         return Err(reader.error(reader.pos(), "unexpected text after the closing parenthesis of `define`"));
     }
     Ok(expr)
@@ -140,7 +148,10 @@ impl Reader<'_> {
                 let begin = self.at;
                 while self.at < self.bytes.len() {
                     let c = self.bytes[self.at];
-                    if c.is_ascii_whitespace() || c == b'(' || c == b')' || c == b';' {
+                    // `?` always starts a new name, as in Fast Downward's reader:
+                    // competition files write `(aircraft?a)` for `(aircraft ?a)`.
+                    if c.is_ascii_whitespace() || c == b'(' || c == b')' || c == b';' || (c == b'?' && self.at > begin)
+                    {
                         break;
                     }
                     self.bump();
@@ -173,6 +184,24 @@ mod tests {
         let err = read_one("(define (x)", "f.pddl").unwrap_err();
         assert!(err.to_string().contains("opened at 1:1"), "{err}");
         assert!(err.to_string().starts_with("f.pddl:1:12"), "{err}");
+    }
+
+    #[test]
+    fn a_question_mark_starts_a_new_name() {
+        let e = read_one("(and (aircraft?a) (at?x?y) (p ??z))", "f").unwrap();
+        let atoms = |i: usize| -> Vec<String> {
+            e.as_list().unwrap()[i].as_list().unwrap().iter().map(|a| a.as_atom().unwrap().to_string()).collect()
+        };
+        assert_eq!(atoms(1), ["aircraft", "?a"]);
+        assert_eq!(atoms(2), ["at", "?x", "?y"]);
+        assert_eq!(atoms(3), ["p", "?", "?z"]);
+        assert_eq!(e.as_list().unwrap()[1].as_list().unwrap()[1].pos(), Pos { line: 1, col: 15 });
+    }
+
+    #[test]
+    fn text_before_define_is_named() {
+        let err = read_one("(in-package \"PDDL\")\n(define (domain x))", "f").unwrap_err().to_string();
+        assert_eq!(err, "f:1:1: expected `(define ...)`, found a list starting with `in-package`");
     }
 
     #[test]
