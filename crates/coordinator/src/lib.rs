@@ -1,12 +1,17 @@
-//! The coordinator: turns grid files into jobs in PostgreSQL, reports
-//! progress, and runs the scheduler that announces ready jobs on Redis and
-//! recovers from lost workers and a lost Redis.
+//! The coordinator: turns grid files into jobs in PostgreSQL, runs the
+//! scheduler that announces ready jobs on Redis and recovers from lost
+//! workers and a lost Redis, and serves the status API, dashboard, metrics
+//! and reports.
+//!
+//! Map: [`submit`] (grids in, counts out) · [`scheduler`] · [`api`] (one
+//! axum router per module, merged) · [`state`] · [`report`] (rendering).
+//! Invariant: no SQL (`schema` has it), no learner or libtorch.
 
 pub mod api;
-pub mod dashboard;
-pub mod metrics;
 pub mod report;
 pub mod scheduler;
+pub mod state;
 pub mod submit;
 
+pub use state::AppState;
 pub use submit::{status, submit, StatusReport, SubmitReport};

@@ -1,24 +1,11 @@
-//! Result tables out of the `report_*` views (schema migration 0006), as
+//! Rendering the paper's result tables (read by `schema::reports`) as
 //! Markdown, CSV, LaTeX or JSON, and the training curves of Figure 2 as SVG.
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
-use sqlx::{PgPool, Row};
-use uuid::Uuid;
+use schema::reports::{Cell, Report, CONFIG};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Table {
-    /// Table 1: test MSE and MSE+clip (and NLL) per configuration, with hFF and hLMcut.
-    Accuracy,
-    /// Table 2: ratio of instances solved and evaluations per configuration, with baselines.
-    Planning,
-    /// Figure 2: validation MSE per step, mean over seeds.
-    Curves,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Md,
     Csv,
@@ -28,190 +15,104 @@ pub enum Format {
     Svg,
 }
 
-/// Restricts a table to some configurations (the appendix variants: per
-/// model, per bound, per residual).
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-pub struct Filter {
-    pub domain: Option<String>,
-    pub model: Option<String>,
-    pub bound: Option<String>,
-    pub residual: Option<String>,
-}
+impl Format {
+    pub const ALL: [Format; 5] = [Format::Md, Format::Csv, Format::Latex, Format::Json, Format::Svg];
 
-/// A value of a result table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum Cell {
-    Text(Option<String>),
-    Int(i64),
-    Num(Option<f64>),
-}
-
-/// A table: configuration columns, then statistics (mean and std pairs are
-/// adjacent columns named `X_mean` and `X_std`).
-#[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    pub table: Table,
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<Cell>>,
-}
-
-const CONFIG: [&str; 6] = ["domain", "model", "distribution", "sigma", "residual", "bound"];
-
-fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Vec<&'static str>) {
-    match table {
-        Table::Accuracy => (
-            "report_accuracy",
-            CONFIG.to_vec(),
-            vec!["seeds", "test_states"],
-            vec!["mse_mean", "mse_std", "mse_clip_mean", "mse_clip_std", "nll_mean", "nll_std", "ff_mse", "lmcut_mse"],
-        ),
-        Table::Planning => (
-            "report_planning",
-            [CONFIG.as_slice(), &["estimate"]].concat(),
-            vec!["seeds", "instances"],
-            vec!["solved_mean", "solved_std", "evaluations_mean", "evaluations_std"],
-        ),
-        Table::Curves => {
-            ("report_curves", CONFIG.to_vec(), vec!["step", "seeds"], vec!["val_mse", "val_nll", "train_nll"])
-        }
-    }
-}
-
-/// Reads a table of `experiment` from its view.
-pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filter) -> Result<Report, sqlx::Error> {
-    let (view, text, ints, nums) = spec(table);
-    let columns: Vec<&str> = text.iter().chain(&ints).chain(&nums).copied().collect();
-    let order = match table {
-        Table::Curves => format!("{}, step", text.join(", ")),
-        // Baselines (no model) last within a domain.
-        _ => format!("domain, model IS NULL, {}", text[1..].join(", ")),
-    };
-    let sql = format!(
-        "SELECT {} FROM {view} WHERE experiment = $1
-           AND ($2::text IS NULL OR domain = $2) AND ($3::text IS NULL OR model = $3 OR model IS NULL)
-           AND ($4::text IS NULL OR bound = $4 OR bound IS NULL) AND ($5::text IS NULL OR residual = $5 OR residual IS NULL)
-         ORDER BY {order}",
-        columns.join(", ")
-    );
-    let rows = sqlx::query(&sql)
-        .bind(experiment)
-        .bind(&filter.domain)
-        .bind(&filter.model)
-        .bind(&filter.bound)
-        .bind(&filter.residual)
-        .fetch_all(pool)
-        .await?;
-    let mut out = vec![];
-    for r in rows {
-        let mut row = vec![];
-        for c in &text {
-            row.push(Cell::Text(r.try_get::<Option<String>, _>(*c)?));
-        }
-        for c in &ints {
-            row.push(Cell::Int(r.try_get::<Option<i64>, _>(*c)?.unwrap_or(0)));
-        }
-        for c in &nums {
-            row.push(Cell::Num(r.try_get::<Option<f64>, _>(*c)?));
-        }
-        out.push(row);
-    }
-    Ok(Report { table, columns: columns.iter().map(|c| c.to_string()).collect(), rows: out })
-}
-
-fn num(v: Option<f64>) -> String {
-    match v {
-        None => String::new(),
-        Some(x) if x != 0.0 && (x.abs() >= 1e5 || x.abs() < 1e-3) => format!("{x:.3e}"),
-        Some(x) => format!("{x:.3}"),
-    }
-}
-
-impl Cell {
-    fn text(&self) -> String {
+    pub fn as_str(self) -> &'static str {
         match self {
-            Cell::Text(t) => t.clone().unwrap_or_default(),
-            Cell::Int(i) => i.to_string(),
-            Cell::Num(v) => num(*v),
+            Format::Md => "md",
+            Format::Csv => "csv",
+            Format::Latex => "latex",
+            Format::Json => "json",
+            Format::Svg => "svg",
         }
     }
 }
 
-impl Report {
-    /// Columns for human formats: `X_mean` and `X_std` merged into "X" as
-    /// "mean ± std" (the paper's style).
-    fn merged(&self, pm: &str) -> (Vec<String>, Vec<Vec<String>>) {
-        let mut cols = vec![];
-        let mut plan: Vec<(usize, Option<usize>)> = vec![];
-        let mut i = 0;
-        while i < self.columns.len() {
-            let c = &self.columns[i];
-            if let Some(base) = c.strip_suffix("_mean") {
-                if self.columns.get(i + 1).map(String::as_str) == Some(&format!("{base}_std")) {
-                    cols.push(base.to_string());
-                    plan.push((i, Some(i + 1)));
-                    i += 2;
-                    continue;
-                }
-            }
-            cols.push(c.clone());
-            plan.push((i, None));
-            i += 1;
-        }
-        let rows = self
-            .rows
-            .iter()
-            .map(|r| {
-                plan.iter()
-                    .map(|&(a, b)| match b {
-                        None => r[a].text(),
-                        Some(b) => match (&r[a], &r[b]) {
-                            (Cell::Num(Some(_)), Cell::Num(Some(_))) => format!("{}{pm}{}", r[a].text(), r[b].text()),
-                            _ => r[a].text(),
-                        },
-                    })
-                    .collect()
-            })
-            .collect();
-        (cols, rows)
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| format!("no format {s}: md, csv, latex, json or svg"))
     }
+}
 
-    pub fn render(&self, format: Format) -> String {
-        match format {
-            Format::Json => serde_json::to_string_pretty(self).unwrap_or_default(),
-            Format::Csv => {
-                let mut s = self.columns.join(",") + "\n";
-                for r in &self.rows {
-                    let cells: Vec<String> = r
-                        .iter()
-                        .map(|c| match c {
-                            Cell::Num(Some(v)) => format!("{v}"),
-                            other => csv_field(&other.text()),
-                        })
-                        .collect();
-                    s += &(cells.join(",") + "\n");
-                }
-                s
+/// Columns for human formats: `X_mean` and `X_std` merged into "X" as
+/// "mean ± std" (the paper's style).
+fn merged(report: &Report, pm: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut cols = vec![];
+    let mut plan: Vec<(usize, Option<usize>)> = vec![];
+    let mut i = 0;
+    while i < report.columns.len() {
+        let c = &report.columns[i];
+        if let Some(base) = c.strip_suffix("_mean") {
+            if report.columns.get(i + 1).map(String::as_str) == Some(&format!("{base}_std")) {
+                cols.push(base.to_string());
+                plan.push((i, Some(i + 1)));
+                i += 2;
+                continue;
             }
-            Format::Md => {
-                let (cols, rows) = self.merged(" ± ");
-                let mut s = format!("| {} |\n|{}\n", cols.join(" | "), "---|".repeat(cols.len()));
-                for r in rows {
-                    s += &format!("| {} |\n", r.join(" | "));
-                }
-                s
-            }
-            Format::Latex => {
-                let (cols, rows) = self.merged(" $\\pm$ ");
-                let mut s = format!("\\begin{{tabular}}{{{}}}\n\\toprule\n", "l".repeat(cols.len()));
-                s += &(cols.iter().map(|c| latex_escape(c)).collect::<Vec<_>>().join(" & ") + " \\\\\n\\midrule\n");
-                for r in rows {
-                    s += &(r.iter().map(|c| latex_escape(c)).collect::<Vec<_>>().join(" & ") + " \\\\\n");
-                }
-                s + "\\bottomrule\n\\end{tabular}\n"
-            }
-            Format::Svg => curves_svg(self),
         }
+        cols.push(c.clone());
+        plan.push((i, None));
+        i += 1;
+    }
+    let rows = report
+        .rows
+        .iter()
+        .map(|r| {
+            plan.iter()
+                .map(|&(a, b)| match b {
+                    None => r[a].text(),
+                    Some(b) => match (&r[a], &r[b]) {
+                        (Cell::Num(Some(_)), Cell::Num(Some(_))) => format!("{}{pm}{}", r[a].text(), r[b].text()),
+                        _ => r[a].text(),
+                    },
+                })
+                .collect()
+        })
+        .collect();
+    (cols, rows)
+}
+
+/// The table in `format`.
+pub fn render(report: &Report, format: Format) -> String {
+    match format {
+        Format::Json => serde_json::to_string_pretty(report).unwrap_or_default(),
+        Format::Csv => {
+            let mut s = report.columns.join(",") + "\n";
+            for r in &report.rows {
+                let cells: Vec<String> = r
+                    .iter()
+                    .map(|c| match c {
+                        Cell::Num(Some(v)) => format!("{v}"),
+                        other => csv_field(&other.text()),
+                    })
+                    .collect();
+                s += &(cells.join(",") + "\n");
+            }
+            s
+        }
+        Format::Md => {
+            let (cols, rows) = merged(report, " ± ");
+            let mut s = format!("| {} |\n|{}\n", cols.join(" | "), "---|".repeat(cols.len()));
+            for r in rows {
+                s += &format!("| {} |\n", r.join(" | "));
+            }
+            s
+        }
+        Format::Latex => {
+            let (cols, rows) = merged(report, " $\\pm$ ");
+            let mut s = format!("\\begin{{tabular}}{{{}}}\n\\toprule\n", "l".repeat(cols.len()));
+            s += &(cols.iter().map(|c| latex_escape(c)).collect::<Vec<_>>().join(" & ") + " \\\\\n\\midrule\n");
+            for r in rows {
+                s += &(r.iter().map(|c| latex_escape(c)).collect::<Vec<_>>().join(" & ") + " \\\\\n");
+            }
+            s + "\\bottomrule\n\\end{tabular}\n"
+        }
+        Format::Svg => curves_svg(report),
     }
 }
 
@@ -344,17 +245,4 @@ pub fn curves_svg(report: &Report) -> String {
         );
     }
     svg + "</svg>\n"
-}
-
-/// An experiment by id, or the latest one with that name.
-pub async fn resolve_experiment(pool: &PgPool, id_or_name: &str) -> Result<Option<Uuid>, sqlx::Error> {
-    if let Ok(id) = Uuid::parse_str(id_or_name) {
-        return Ok(Some(id));
-    }
-    let row: Option<(Uuid,)> =
-        sqlx::query_as("SELECT id FROM experiments WHERE name = $1 ORDER BY created_at DESC LIMIT 1")
-            .bind(id_or_name)
-            .fetch_optional(pool)
-            .await?;
-    Ok(row.map(|r| r.0))
 }

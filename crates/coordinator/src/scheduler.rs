@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use jobs::queue::Queue;
+use queue::Queue;
 use schema::lifecycle::{self, Ready};
-use sqlx::PgPool;
+use schema::PgPool;
 use tokio::sync::watch;
 
 #[derive(Debug, Clone)]

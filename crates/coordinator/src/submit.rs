@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use jobs::expand::expand;
 use jobs::grid::Grid;
-use sqlx::PgPool;
-use uuid::Uuid;
+use jobs::JobKind;
+use schema::{PgPool, StatusCounts, Uuid};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
@@ -24,7 +24,7 @@ pub struct SubmitReport {
     pub experiment: Option<Uuid>,
     pub name: String,
     /// Jobs per kind in the grid.
-    pub jobs: BTreeMap<String, usize>,
+    pub jobs: BTreeMap<JobKind, usize>,
     /// Jobs that did not exist before (None for a dry run).
     pub new: Option<usize>,
     /// Jobs reused from earlier submissions (None for a dry run).
@@ -40,7 +40,7 @@ pub async fn submit(
 ) -> Result<SubmitReport, SubmitError> {
     let grid = Grid::parse(grid_text, grid_file)?;
     let expansion = expand(&grid);
-    let jobs = expansion.counts().into_iter().map(|(k, n)| (k.as_str().to_string(), n)).collect();
+    let jobs = expansion.counts();
     let mut report = SubmitReport { experiment: None, name: grid.name.clone(), jobs, new: None, reused: None };
     if let Some(pool) = pool {
         let id = schema::create_experiment(pool, &grid.name, &grid.description, grid_text).await?;
@@ -57,30 +57,16 @@ pub struct StatusReport {
     pub experiment: Uuid,
     pub name: String,
     /// Every job state mapped to a count.
-    pub jobs: BTreeMap<String, i64>,
+    pub jobs: StatusCounts,
     /// Per job kind, per state.
-    pub by_kind: BTreeMap<String, BTreeMap<String, i64>>,
+    pub by_kind: BTreeMap<JobKind, StatusCounts>,
 }
 
 pub async fn status(pool: &PgPool, experiment: Uuid) -> Result<StatusReport, SubmitError> {
-    let name: Option<(String,)> = sqlx::query_as("SELECT name FROM experiments WHERE id = $1")
-        .bind(experiment)
-        .fetch_optional(pool)
-        .await
-        .map_err(schema::DbError::from)?;
-    let Some((name,)) = name else { return Err(SubmitError::UnknownExperiment(experiment)) };
+    let Some(name) = schema::experiments::experiment_name(pool, experiment).await? else {
+        return Err(SubmitError::UnknownExperiment(experiment));
+    };
     let jobs = schema::status_counts(pool, experiment).await?;
-    let rows: Vec<(String, String, i64)> = sqlx::query_as(
-        "SELECT j.kind, j.status::text, count(*) FROM jobs j JOIN experiment_jobs e ON e.job = j.key
-         WHERE e.experiment = $1 GROUP BY 1, 2",
-    )
-    .bind(experiment)
-    .fetch_all(pool)
-    .await
-    .map_err(schema::DbError::from)?;
-    let mut by_kind: BTreeMap<String, BTreeMap<String, i64>> = BTreeMap::new();
-    for (kind, st, n) in rows {
-        by_kind.entry(kind).or_default().insert(st, n);
-    }
+    let by_kind = schema::experiments::kind_status_counts(pool, experiment).await?;
     Ok(StatusReport { experiment, name, jobs, by_kind })
 }

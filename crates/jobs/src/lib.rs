@@ -9,7 +9,6 @@
 pub mod expand;
 pub mod grid;
 pub mod key;
-pub mod queue;
 pub mod spec;
 
 pub use key::JobKey;

@@ -7,11 +7,23 @@ use crate::grid::{Bound, Distribution, Model, PlanLimits, Residual, Sigma, Solve
 use crate::JobKey;
 
 /// The resource class a job needs: its Redis queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Resource {
     Cpu,
     Gpu,
+}
+
+impl Resource {
+    pub const ALL: [Resource; 2] = [Resource::Cpu, Resource::Gpu];
+
+    /// The queue's name (`hfarm worker --class cpu|gpu`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resource::Cpu => "cpu",
+            Resource::Gpu => "gpu",
+        }
+    }
 }
 
 /// How a plan job computes its heuristic.
@@ -61,29 +73,68 @@ pub enum JobSpec {
     Noop { id: u64 },
 }
 
+/// The kinds of job, in pipeline order. This enum is the one list of kinds:
+/// the database, the dashboard and `/metrics` read it (`ALL`, `describe`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JobKind {
     Generate,
     Label,
-    Plan,
     Train,
     Evaluate,
+    Plan,
     Noop,
 }
 
+/// What a job kind is, for people and dashboards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct KindInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Its queue.
+    pub resource: Resource,
+    /// Part of an experiment's pipeline (false: a measurement aid such as `noop`).
+    pub pipeline: bool,
+}
+
 impl JobKind {
-    pub const ALL: [JobKind; 5] = [JobKind::Generate, JobKind::Label, JobKind::Train, JobKind::Evaluate, JobKind::Plan];
+    pub const ALL: [JobKind; 6] =
+        [JobKind::Generate, JobKind::Label, JobKind::Train, JobKind::Evaluate, JobKind::Plan, JobKind::Noop];
+
+    pub fn describe(self) -> KindInfo {
+        let (name, description, resource, pipeline) = match self {
+            JobKind::Generate => {
+                ("generate", "generate an instance and solve it optimally (A*+LM-cut)", Resource::Cpu, true)
+            }
+            JobKind::Label => {
+                ("label", "label the states of an optimal plan with h* and classical values", Resource::Cpu, true)
+            }
+            JobKind::Train => ("train", "train one model (configuration x seed)", Resource::Gpu, true),
+            JobKind::Evaluate => ("evaluate", "test metrics of a trained model", Resource::Cpu, true),
+            JobKind::Plan => ("plan", "greedy best-first search on a test instance", Resource::Cpu, true),
+            JobKind::Noop => ("noop", "does nothing: measures the queue's overhead", Resource::Cpu, false),
+        };
+        KindInfo { name, description, resource, pipeline }
+    }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            JobKind::Generate => "generate",
-            JobKind::Label => "label",
-            JobKind::Plan => "plan",
-            JobKind::Train => "train",
-            JobKind::Evaluate => "evaluate",
-            JobKind::Noop => "noop",
-        }
+        self.describe().name
+    }
+}
+
+impl std::fmt::Display for JobKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for JobKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<JobKind, String> {
+        JobKind::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
+            let names: Vec<&str> = JobKind::ALL.iter().map(|k| k.as_str()).collect();
+            format!("unknown job kind `{s}`; expected one of {}", names.join(", "))
+        })
     }
 }
 
@@ -100,10 +151,7 @@ impl JobSpec {
     }
 
     pub fn resource(&self) -> Resource {
-        match self {
-            JobSpec::Train { .. } => Resource::Gpu,
-            _ => Resource::Cpu,
-        }
+        self.kind().describe().resource
     }
 }
 

@@ -4,7 +4,7 @@
 
 use sqlx::{PgConnection, PgPool};
 
-use crate::DbError;
+use crate::{DbError, JobStatus, Transaction};
 
 /// A job handed to a worker by [`claim`].
 #[derive(Debug, Clone)]
@@ -96,6 +96,25 @@ pub async fn finish(tx: &mut PgConnection, key: &str, worker: &str) -> Result<bo
     Ok(n == 1)
 }
 
+/// Starts the transaction in which a job's results are written
+/// (`results::insert_*`) and then completed ([`complete`]).
+pub async fn begin(pool: &PgPool) -> Result<Transaction, DbError> {
+    Ok(pool.begin().await?)
+}
+
+/// Marks the job succeeded in the transaction that wrote its results and
+/// commits both; if the job is no longer `worker`'s (lease lost, cancelled)
+/// rolls everything back and returns false.
+pub async fn complete(mut tx: Transaction, key: &str, worker: &str) -> Result<bool, DbError> {
+    if finish(&mut tx, key, worker).await? {
+        tx.commit().await?;
+        Ok(true)
+    } else {
+        tx.rollback().await?;
+        Ok(false)
+    }
+}
+
 /// What became of a failed attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Failure {
@@ -107,20 +126,22 @@ pub enum Failure {
     NotOurs,
 }
 
+/// Records a failed attempt with its error: `failed` (queued again by the
+/// scheduler) or, out of attempts, `dead`.
 pub async fn fail(pool: &PgPool, key: &str, worker: &str, error: &str) -> Result<Failure, DbError> {
-    let row: Option<(String,)> = sqlx::query_as(
+    let row: Option<(JobStatus,)> = sqlx::query_as(
         "UPDATE jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead'::job_status ELSE 'failed'::job_status END,
                 last_error = $3, finished_at = now(), lease_expires_at = NULL
          WHERE key = $1 AND worker = $2 AND status = 'running'
-         RETURNING status::text",
+         RETURNING status",
     )
     .bind(key)
     .bind(worker)
     .bind(error)
     .fetch_optional(pool)
     .await?;
-    Ok(match row.as_ref().map(|(s,)| s.as_str()) {
-        Some("dead") => Failure::Dead,
+    Ok(match row.map(|(s,)| s) {
+        Some(JobStatus::Dead) => Failure::Dead,
         Some(_) => Failure::Retry,
         None => Failure::NotOurs,
     })
@@ -197,27 +218,4 @@ pub async fn cancel(pool: &PgPool, key: &str) -> Result<bool, DbError> {
     .await?
     .rows_affected();
     Ok(n == 1)
-}
-
-/// Records that worker `id` is alive (called every few seconds).
-pub async fn worker_seen(pool: &PgPool, id: &str, class: &str, concurrency: i32) -> Result<(), DbError> {
-    sqlx::query(
-        "INSERT INTO workers (id, class, concurrency) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET last_seen = now(), stopped_at = NULL",
-    )
-    .bind(id)
-    .bind(class)
-    .bind(concurrency)
-    .execute(pool)
-    .await?;
-    Ok(())
-}
-
-/// Records a clean stop.
-pub async fn worker_stopped(pool: &PgPool, id: &str) -> Result<(), DbError> {
-    sqlx::query("UPDATE workers SET stopped_at = now(), last_seen = now() WHERE id = $1")
-        .bind(id)
-        .execute(pool)
-        .await?;
-    Ok(())
 }

@@ -60,7 +60,7 @@ async fn a_duplicate_delivery_runs_and_records_once() {
     assert!(!succeed(&db, key, "w2").await, "a stale worker cannot finish it");
     assert!(lifecycle::claim(&db.pool, key, "w3", 60.0).await.unwrap().is_none());
     let counts = schema::status_counts(&db.pool, e).await.unwrap();
-    assert_eq!(counts["succeeded"], 1);
+    assert_eq!(counts[schema::JobStatus::Succeeded], 1);
 }
 
 #[tokio::test]

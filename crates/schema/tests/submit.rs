@@ -25,8 +25,8 @@ async fn submitting_twice_reuses_every_job() {
     let (n,): (i64,) = sqlx::query_as("SELECT count(*) FROM jobs").fetch_one(&db.pool).await.unwrap();
     assert_eq!(n as usize, jobs.len());
     let counts = schema::status_counts(&db.pool, b).await.unwrap();
-    assert_eq!(counts["pending"] as usize, jobs.len());
-    assert_eq!(counts["succeeded"], 0);
+    assert_eq!(counts[schema::JobStatus::Pending] as usize, jobs.len());
+    assert_eq!(counts[schema::JobStatus::Succeeded], 0);
 }
 
 #[tokio::test]
@@ -63,9 +63,9 @@ async fn force_sends_known_jobs_back_to_pending() {
     schema::submit_jobs(&db.pool, e, &jobs, false).await.unwrap();
     sqlx::query("UPDATE jobs SET status = 'succeeded', attempts = 1").execute(&db.pool).await.unwrap();
     schema::submit_jobs(&db.pool, e, &jobs, false).await.unwrap();
-    assert_eq!(schema::status_counts(&db.pool, e).await.unwrap()["succeeded"] as usize, jobs.len());
+    assert_eq!(schema::status_counts(&db.pool, e).await.unwrap()[schema::JobStatus::Succeeded] as usize, jobs.len());
     schema::submit_jobs(&db.pool, e, &jobs, true).await.unwrap();
-    assert_eq!(schema::status_counts(&db.pool, e).await.unwrap()["pending"] as usize, jobs.len());
+    assert_eq!(schema::status_counts(&db.pool, e).await.unwrap()[schema::JobStatus::Pending] as usize, jobs.len());
 }
 
 #[tokio::test]

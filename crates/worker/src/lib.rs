@@ -1,13 +1,15 @@
 //! Stateless workers: pull job keys from Redis, claim them in PostgreSQL,
 //! run them, record results and the outcome in one transaction.
 //!
-//! `compute` holds the CPU work of each job kind as plain functions;
-//! `execute` loads inputs and writes results; `run` is the worker loop
-//! (concurrency, heartbeats, graceful SIGTERM).
+//! Map: [`run`] is the worker loop (slots, heartbeats, graceful SIGTERM);
+//! [`kinds`] holds one module per job kind (load -> compute -> store);
+//! [`job`] what they share; [`learned`] the bridge from stored labels and
+//! checkpoints to the learner. Invariant: no SQL here (`schema` has it) and
+//! no Redis beyond popping and handing back keys (`queue`).
 
-pub mod compute;
-pub mod execute;
-pub mod learning;
+pub mod job;
+pub mod kinds;
+pub mod learned;
 pub mod run;
 
 pub use run::{run_worker, WorkerConfig};

@@ -4,12 +4,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use jobs::queue::Queue;
-use schema::lifecycle;
-use sqlx::PgPool;
+use queue::Queue;
+use schema::{lifecycle, workers, PgPool};
 use tokio::sync::watch;
 
-use crate::execute::execute;
+use crate::kinds::execute;
 
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
@@ -32,7 +31,7 @@ pub async fn run_worker(pool: PgPool, queue: Queue, cfg: WorkerConfig, stop: wat
         let (pool, cfg, mut stop) = (pool.clone(), cfg.clone(), stop.clone());
         tokio::spawn(async move {
             loop {
-                if let Err(e) = lifecycle::worker_seen(&pool, &cfg.id, &cfg.class, cfg.concurrency as i32).await {
+                if let Err(e) = workers::seen(&pool, &cfg.id, &cfg.class, cfg.concurrency as i32).await {
                     eprintln!("worker {}: {e}", cfg.id);
                 }
                 tokio::select! {
@@ -49,7 +48,7 @@ pub async fn run_worker(pool: PgPool, queue: Queue, cfg: WorkerConfig, stop: wat
     }
     while slots.join_next().await.is_some() {}
     presence.abort();
-    let _ = lifecycle::worker_stopped(&pool, &cfg.id).await;
+    let _ = workers::stopped(&pool, &cfg.id).await;
 }
 
 async fn slot_loop(slot: usize, pool: PgPool, queue: Queue, cfg: Arc<WorkerConfig>, stop: watch::Receiver<bool>) {

@@ -1,6 +1,7 @@
 //! `hfarm bench queue`: the farm's own overhead, with no-op jobs through the
 //! real Redis and PostgreSQL on this machine, beside redis-benchmark's raw
-//! rate. Uses a throwaway database on the server of `DATABASE_URL`.
+//! rate. Uses a throwaway database on the server of `DATABASE_URL`
+//! (`HFARM_TEST_DATABASE_URL` wins), dropped afterwards.
 
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -8,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use coordinator::scheduler::{run_scheduler, SchedulerConfig};
 use jobs::{Job, JobSpec};
+use schema::JobStatus;
 
 fn redis_benchmark_rate() -> Option<(f64, f64)> {
     let out = Command::new("redis-benchmark")
@@ -27,15 +29,12 @@ fn redis_benchmark_rate() -> Option<(f64, f64)> {
 
 pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let server = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-    let base = server.split('?').next().unwrap_or(&server);
-    let base = &base[..base.rfind('/').filter(|&i| i > base.find("://").map_or(0, |s| s + 2)).unwrap_or(base.len())];
-    let name = format!("hfarm_bench_{}", uuid::Uuid::new_v4().simple());
-    let url = format!("{base}/{name}");
     let redis_url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
     let summary = rt.block_on(async {
-        let pool = schema::connect_creating(&url).await?;
-        let queue = jobs::queue::Queue::connect(&redis_url, &name).await.context("connecting to Redis")?;
+        // A throwaway database (dropped with `db`) and a private key prefix.
+        let db = schema::testing::TestDatabase::try_create("hfarm_bench").await?;
+        let pool = db.pool.clone();
+        let queue = queue::Queue::connect(&redis_url, &db.name).await.context("connecting to Redis")?;
         let jobs: Vec<Job> = (0..n).map(|id| Job::new(JobSpec::Noop { id }, vec![])).collect();
         let e = schema::create_experiment(&pool, "queue-bench", "", "").await?;
         schema::submit_jobs(&pool, e, &jobs, false).await?;
@@ -52,35 +51,18 @@ pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
             grace_s: 5.0,
         };
         let work = tokio::spawn(worker::run_worker(pool.clone(), queue.clone(), wcfg, stop.clone()));
-        loop {
-            let (done,): (i64,) =
-                sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await?;
-            if done as u64 == n {
-                break;
-            }
+        while schema::status_counts(&pool, e).await?[JobStatus::Succeeded] < n as i64 {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let elapsed = start.elapsed().as_secs_f64();
         stop_tx.send(true).ok();
         let _ = tokio::join!(sched, work);
-        let (p50, p99): (f64, f64) = sqlx::query_as(
-            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms), percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)
-             FROM (SELECT extract(epoch FROM started_at - queued_at) * 1000 AS ms FROM jobs) t",
-        )
-        .fetch_one(&pool)
-        .await?;
+        let (p50, p99) = schema::metrics::enqueue_to_start_ms(&pool).await?;
         pool.close().await;
         Ok::<_, anyhow::Error>(serde_json::json!({
             "summary": "queue", "jobs": n, "slots": slots, "seconds": elapsed, "jobs_per_s": n as f64 / elapsed,
             "enqueue_to_start_ms_p50": p50, "enqueue_to_start_ms_p99": p99,
         }))
-    });
-    // Drop the throwaway database whatever happened.
-    rt.block_on(async {
-        use sqlx::{Connection, Executor};
-        if let Ok(mut c) = sqlx::PgConnection::connect(&format!("{base}/postgres")).await {
-            let _ = c.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await;
-        }
     });
     let mut summary = summary?;
     if let Some((lpush, rpop)) = redis_benchmark_rate() {

@@ -116,14 +116,14 @@ fn stop_on_signals() -> Result<tokio::sync::watch::Receiver<bool>> {
 pub fn serve(a: ServeArgs) -> Result<ExitCode> {
     runtime()?.block_on(async {
         let pool = schema::connect_creating(&a.db.database_url).await?;
-        let queue = jobs::queue::Queue::connect(&a.redis.redis_url, &a.redis.redis_prefix)
+        let queue = queue::Queue::connect(&a.redis.redis_url, &a.redis.redis_prefix)
             .await
             .with_context(|| format!("cannot connect to Redis at {}", a.redis.redis_url))?;
         let stop = stop_on_signals()?;
         let cfg = coordinator::scheduler::SchedulerConfig { requeue_after_s: a.requeue_after, ..Default::default() };
         let listener =
             tokio::net::TcpListener::bind(&a.listen).await.with_context(|| format!("cannot listen on {}", a.listen))?;
-        let app = coordinator::api::router(coordinator::api::ApiState {
+        let app = coordinator::api::router(coordinator::AppState {
             pool: pool.clone(),
             token: a.api_token.clone(),
             queue: Some(queue.clone()),
@@ -156,7 +156,7 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
     let id = format!("{host}-{}-{}", std::process::id(), &uuid::Uuid::new_v4().simple().to_string()[..6]);
     runtime()?.block_on(async {
         let pool = schema::connect(&a.db.database_url).await?;
-        let queue = jobs::queue::Queue::connect(&a.redis.redis_url, &a.redis.redis_prefix)
+        let queue = queue::Queue::connect(&a.redis.redis_url, &a.redis.redis_prefix)
             .await
             .with_context(|| format!("cannot connect to Redis at {}", a.redis.redis_url))?;
         let stop = stop_on_signals()?;
@@ -199,7 +199,7 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
             None => eprintln!("dry run: experiment `{}` would have these jobs", report.name),
         }
         for (kind, n) in &report.jobs {
-            eprintln!("  {kind:10} {n}");
+            eprintln!("  {:10} {n}", kind.as_str());
         }
         if let (Some(n), Some(r)) = (report.new, report.reused) {
             eprintln!("  {n} new, {r} reused from earlier submissions");
@@ -221,18 +221,18 @@ pub fn status(a: StatusArgs) -> Result<ExitCode> {
             }
             if !live {
                 println!("experiment {} ({})", report.experiment, report.name);
-                for (state, n) in &report.jobs {
-                    println!("  {state:10} {n}");
+                for (state, n) in report.jobs.iter() {
+                    println!("  {:10} {n}", state.as_str());
                 }
                 return Ok(());
             }
             // A live bar, redrawn until nothing is left to run (Ctrl-C leaves).
-            let total: i64 = report.jobs.values().sum();
-            let finished = report.jobs["succeeded"] + report.jobs["dead"] + report.jobs["cancelled"];
+            let total = report.jobs.total();
+            let finished = report.jobs.finished();
             let width = 40usize;
             let filled = if total == 0 { width } else { (finished as usize * width) / total as usize };
             let detail: Vec<String> =
-                report.jobs.iter().filter(|(_, n)| **n > 0).map(|(s, n)| format!("{s} {n}")).collect();
+                report.jobs.iter().filter(|(_, n)| *n > 0).map(|(s, n)| format!("{s} {n}")).collect();
             print!(
                 "\r{} [{}{}] {finished}/{total}  {}\x1b[K",
                 report.name,
@@ -241,9 +241,7 @@ pub fn status(a: StatusArgs) -> Result<ExitCode> {
                 detail.join(", ")
             );
             std::io::stdout().flush()?;
-            let active =
-                report.jobs["pending"] + report.jobs["queued"] + report.jobs["running"] + report.jobs["failed"];
-            if active == 0 {
+            if report.jobs.active() == 0 {
                 println!();
                 return Ok(());
             }

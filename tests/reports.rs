@@ -1,9 +1,10 @@
 //! The report views against aggregates computed by hand on a small fixture,
 //! and their renderings.
 
-mod common;
+use support::fixture as common;
 
-use coordinator::report::{self, Cell, Filter, Format, Table};
+use coordinator::report::{render, Format};
+use schema::reports::{self as report, Cell, Filter, Table};
 use schema::testing::TestDatabase;
 
 fn num(c: &Cell) -> f64 {
@@ -51,13 +52,13 @@ async fn accuracy_is_the_mean_and_std_over_seeds() {
     assert!((num(&r.rows[0][col(&r, "mse_mean")]) - 5.0).abs() < 1e-12);
     assert!((num(&r.rows[0][col(&r, "mse_std")]) - 13f64.sqrt()).abs() < 1e-12);
 
-    let md = r.render(Format::Md);
+    let md = render(&r, Format::Md);
     assert!(md.contains("| mse |") || md.contains("| mse | mse_clip"), "{md}");
     assert!(md.contains("5.000 ± 3.606"), "{md}");
-    let csv = r.render(Format::Csv);
+    let csv = render(&r, Format::Csv);
     assert!(csv.lines().next().unwrap().contains("mse_mean,mse_std"), "{csv}");
     assert_eq!(csv.lines().count(), 3);
-    let tex = r.render(Format::Latex);
+    let tex = render(&r, Format::Latex);
     assert!(tex.contains("5.000 $\\pm$ 3.606") && tex.contains("\\begin{tabular}"), "{tex}");
     let only_tn = Filter { model: Some("nlm".into()), bound: Some("lmcut".into()), ..Filter::default() };
     assert_eq!(report::table(&db.pool, f.experiment, Table::Accuracy, &only_tn).await.unwrap().rows.len(), 2);
@@ -109,7 +110,7 @@ async fn curves_are_averaged_over_seeds_and_drawn_on_a_log_scale() {
         .find(|row| text(&row[col(&r, "distribution")]) == "gaussian" && num(&row[col(&r, "step")]) == 10.0)
         .unwrap();
     assert!((num(&g10[col(&r, "val_mse")]) - 5.0).abs() < 1e-12);
-    let svg = r.render(Format::Svg);
+    let svg = render(&r, Format::Svg);
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
     assert!(svg.contains("nlm/gaussian/learn/ff") && svg.contains("log scale"));

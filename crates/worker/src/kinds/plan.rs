@@ -1,70 +1,63 @@
-//! The CPU work of each job kind, as plain functions of their inputs (no
-//! database, no Redis): easy to test, and run on blocking threads.
+//! `plan`: greedy best-first search on one test instance, with a classical
+//! heuristic or a trained model's point estimate, under the paper's
+//! evaluation budget.
 
-use jobs::grid::{PlanLimits, SolveLimits, Split};
-use planner::generate::{domain_pddl, generate, Params};
+use jobs::grid::PlanLimits;
+use jobs::spec::PlanHeuristic;
 use planner::heuristics;
-use planner::search::{astar, gbfs, Limits, SearchStatus};
-use planner::state::initial_state;
-use planner::Task;
+use planner::search::{gbfs, Limits, SearchStatus};
+use schema::training::Tag;
 
-/// A generated instance with its optimal plan.
-#[derive(Debug, Clone)]
-pub struct Instance {
-    pub domain_pddl: String,
-    pub problem_pddl: String,
-    pub generator_seed: u64,
-    pub tries: u32,
-    pub optimal_cost: u64,
-    pub plan: Vec<String>,
-    pub expansions: u64,
-    pub search_time_s: f64,
+use crate::job::{blocking, failed, instance, Ctx, JobError};
+use crate::learned;
+
+pub async fn run(
+    ctx: &Ctx<'_>,
+    domain: String,
+    heuristic: PlanHeuristic,
+    limits: PlanLimits,
+) -> Result<bool, JobError> {
+    // The instance is the last input; a learned heuristic's train job comes first.
+    let input = ctx.job.inputs.last().ok_or_else(|| failed("plan job without instance"))?.clone();
+    let inst = instance(ctx.pool, &input).await?;
+    let (d, p) = (inst.domain_pddl, inst.problem_pddl);
+    let (run, name, model, passes) = match heuristic {
+        PlanHeuristic::Classical { name } => {
+            let h = name.clone();
+            (blocking(move || plan_classical(&d, &p, &h, &limits)).await?, name, None, None)
+        }
+        PlanHeuristic::Learned { clip } => {
+            let model = ctx.input(0, "model")?.to_string();
+            let (config, weights) = learned::checkpoint(ctx.pool, &model, Tag::BestMse).await?;
+            let clip = clip.map(learned::classical);
+            let (run, passes) = blocking(move || plan_learned(config, &weights, &d, &p, clip, &limits)).await?;
+            let name = if clip.is_some() { "learned+clip" } else { "learned" };
+            (run, name.to_string(), Some(model), Some(passes))
+        }
+    };
+    let row = schema::results::PlanRun {
+        instance: input,
+        domain,
+        heuristic: name,
+        search: "gbfs".into(),
+        status: run.status.as_str().to_string(),
+        solved: run.status == SearchStatus::Solved,
+        cost: run.cost,
+        plan_length: run.plan_length.map(|l| l as u64),
+        evaluations: run.evaluations,
+        expansions: run.expansions,
+        generated: run.generated,
+        search_time_s: run.search_time_s,
+        max_evaluations: limits.max_evaluations,
+        model,
+        forward_passes: passes,
+    };
+    let mut tx = ctx.begin().await?;
+    schema::results::insert_plan_run(&mut tx, ctx.key(), &row).await?;
+    ctx.complete(tx).await
 }
 
-/// Generates until an instance is non-trivial and solved optimally within
-/// the limits, trying derived seeds up to `limits.tries` times.
-pub fn generate_instance(
-    domain: &str,
-    split: Split,
-    params: &Params,
-    seed: u64,
-    limits: &SolveLimits,
-) -> Result<Instance, String> {
-    let domain_text = domain_pddl(domain).ok_or_else(|| format!("unknown domain {domain}"))?;
-    let mut reasons = vec![];
-    for attempt in 0..limits.tries {
-        let gseed = jobs::spec::generator_seed(split, seed, attempt);
-        let problem = generate(params, gseed)?;
-        let task = planner::load_task_from_text(domain_text, "domain.pddl", &problem, "problem.pddl")
-            .map_err(|e| e.to_string())?;
-        if planner::state::is_goal(&task, &initial_state(&task)) {
-            reasons.push("trivial".to_string());
-            continue;
-        }
-        let search_limits = Limits::new(None, Some(limits.time_s), Some(limits.memory_mib));
-        let r = astar(&task, &mut heuristics::LmCut::new(&task), search_limits);
-        if r.status != SearchStatus::Solved {
-            reasons.push(r.status.as_str().to_string());
-            continue;
-        }
-        return Ok(Instance {
-            domain_pddl: domain_text.to_string(),
-            problem_pddl: problem,
-            generator_seed: gseed,
-            tries: attempt + 1,
-            optimal_cost: r.cost.unwrap_or(0),
-            plan: r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect(),
-            expansions: r.expansions,
-            search_time_s: r.search_time.as_secs_f64(),
-        });
-    }
-    Err(format!("no non-trivial instance solved within the limits in {} tries ({})", limits.tries, reasons.join(", ")))
-}
-
-/// One labelled state of an optimal plan.
-pub use planner::label::{label, LabelledState};
-
-fn load(domain: &str, problem: &str, prune: bool) -> Result<Task, String> {
+fn load(domain: &str, problem: &str, prune: bool) -> Result<planner::Task, String> {
     planner::label::load(domain, problem, prune)
 }
 
@@ -129,6 +122,10 @@ fn run_of(r: planner::search::SearchResult, limits: &PlanLimits) -> PlanRun {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kinds::generate_instance;
+    use jobs::grid::{SolveLimits, Split};
+    use planner::generate::Params;
+    use planner::label::label;
 
     #[test]
     fn generated_instances_are_solved_labelled_and_planned() {
@@ -150,13 +147,5 @@ mod tests {
         let budget = PlanLimits { max_evaluations: 1, ..PlanLimits::default() };
         let cut = plan_classical(&inst.domain_pddl, &inst.problem_pddl, "blind", &budget).unwrap();
         assert_eq!(cut.evaluations, 1);
-    }
-
-    #[test]
-    fn unsolvable_within_limits_fails_after_its_tries() {
-        let limits = SolveLimits { time_s: 0.000001, memory_mib: 512, tries: 3 };
-        let e =
-            generate_instance("blocksworld", Split::Test, &Params::Blocksworld { blocks: 14 }, 1, &limits).unwrap_err();
-        assert!(e.contains("3 tries"), "{e}");
     }
 }

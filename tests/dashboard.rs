@@ -2,13 +2,14 @@
 //! and `/metrics`, over a hand-made experiment in a real PostgreSQL.
 //! The screenshot is kept at target/test-artifacts/dashboard.png.
 
-mod common;
+use support::fixture as common;
 
 use std::path::PathBuf;
 
 use axum::body::Body;
 use axum::http::Request;
-use coordinator::api::{router, ApiState};
+use coordinator::api::router;
+use coordinator::AppState;
 use http_body_util::BodyExt;
 use schema::testing::TestDatabase;
 use tower::ServiceExt;
@@ -54,7 +55,7 @@ async fn the_dashboard_shows_progress_the_grid_failures_workers_curves_and_table
     .execute(&db.pool)
     .await
     .unwrap();
-    let app = router(ApiState { pool: db.pool.clone(), token: None, queue: None });
+    let app = router(AppState { pool: db.pool.clone(), token: None, queue: None });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -79,7 +80,7 @@ async fn the_dashboard_shows_progress_the_grid_failures_workers_curves_and_table
     assert!(dom.contains("curves.svg"), "training curves");
     assert!(dom.contains(">TN<") && dom.contains(">N<"), "the planning table");
 
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/test-artifacts"));
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/test-artifacts"));
     std::fs::create_dir_all(&dir).unwrap();
     let shot = dir.join("dashboard.png");
     let _ = std::fs::remove_file(&shot);
@@ -107,11 +108,10 @@ async fn metrics_are_prometheus_text() {
         .execute(&db.pool)
         .await
         .unwrap();
-    let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
-    let queue =
-        jobs::queue::Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
+    let redis = support::servers::redis_url();
+    let queue = queue::Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
     queue.push("cpu", &["a".to_string(), "b".to_string()]).await.unwrap();
-    let app = router(ApiState { pool: db.pool.clone(), token: None, queue: Some(queue) });
+    let app = router(AppState { pool: db.pool.clone(), token: None, queue: Some(queue) });
     let (st, text) = get(&app, "/metrics").await;
     assert_eq!(st, 200);
     for line in [
@@ -134,7 +134,7 @@ async fn metrics_are_prometheus_text() {
         assert!(v.parse::<f64>().is_ok(), "bad sample line {l}");
     }
     // The Grafana dashboard (compose profile `monitoring`) queries only metrics we emit.
-    let grafana: serde_json::Value = serde_json::from_str(include_str!("../../../dashboards/grafana/hfarm.json")).unwrap();
+    let grafana: serde_json::Value = serde_json::from_str(include_str!("../dashboards/grafana/hfarm.json")).unwrap();
     let mut names = 0;
     for panel in grafana["panels"].as_array().unwrap() {
         for target in panel["targets"].as_array().unwrap() {

@@ -3,7 +3,8 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use coordinator::api::{router, ApiState};
+use coordinator::api::router;
+use coordinator::AppState;
 use http_body_util::BodyExt;
 use schema::testing::TestDatabase;
 use serde_json::Value;
@@ -23,9 +24,9 @@ async fn call(app: &axum::Router, method: &str, uri: &str, token: Option<&str>) 
 #[tokio::test]
 async fn reads_are_open_and_mutations_need_the_token() {
     let db = TestDatabase::create().await;
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
     let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
-    let app = router(ApiState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
+    let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
 
     let (st, list) = call(&app, "GET", "/api/experiments", None).await;
     assert_eq!(st, StatusCode::OK);
@@ -53,7 +54,7 @@ async fn reads_are_open_and_mutations_need_the_token() {
     let (st, _) = call(&app, "POST", &format!("/api/jobs/{key}/retry"), Some("s3cret")).await;
     assert_eq!(st, StatusCode::CONFLICT, "a pending job cannot be retried");
 
-    let closed = router(ApiState { pool: db.pool.clone(), token: None, queue: None });
+    let closed = router(AppState { pool: db.pool.clone(), token: None, queue: None });
     let (st, body) = call(&closed, "POST", &format!("/api/jobs/{key}/cancel"), Some("s3cret")).await;
     assert_eq!(st, StatusCode::FORBIDDEN, "{body}");
     let (st, workers) = call(&closed, "GET", "/api/workers", None).await;

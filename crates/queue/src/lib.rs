@@ -1,6 +1,9 @@
 //! The Redis side of dispatch: one list per resource class, under a prefix
 //! (so tests and farms can share a server). Redis only carries job keys as
 //! hints; PostgreSQL decides who runs what (`schema::lifecycle`).
+//!
+//! Invariant: this crate knows job keys as opaque strings and resource
+//! classes by name; it never depends on the job vocabulary or the database.
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::AsyncCommands;
@@ -44,7 +47,7 @@ impl Queue {
     }
 
     fn list(&self, class: &str) -> String {
-        format!("{}:queue:{class}", self.prefix)
+        list_key(&self.prefix, class)
     }
 
     /// Announces jobs (oldest first out).
@@ -60,4 +63,10 @@ impl Queue {
         let mut c = self.conn.clone();
         c.llen(self.list(class)).await
     }
+}
+
+/// The Redis list that holds `class`'s job keys under `prefix`
+/// (`hfarm:queue:cpu`): what autoscalers watch.
+pub fn list_key(prefix: &str, class: &str) -> String {
+    format!("{prefix}:queue:{class}")
 }

@@ -5,8 +5,9 @@
 use std::time::{Duration, Instant};
 
 use coordinator::scheduler::{run_scheduler, SchedulerConfig};
-use jobs::queue::Queue;
+use queue::Queue;
 use schema::testing::TestDatabase;
+use schema::JobStatus;
 use worker::{run_worker, WorkerConfig};
 
 const GRID: &str = r#"
@@ -40,14 +41,14 @@ steps = 200
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
     let db = TestDatabase::create().await;
-    let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
+    let redis = support::servers::redis_url();
     let queue = Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
     let report = coordinator::submit(Some(&db.pool), GRID, "learning.toml", false).await.unwrap();
     let experiment = report.experiment.unwrap();
     let total: i64 = report.jobs.values().map(|&n| n as i64).sum();
     // 2 trainings; plans: 2 instances x (ff + TN + N + N+clip).
-    assert_eq!(report.jobs["train"], 2);
-    assert_eq!(report.jobs["plan"], 8);
+    assert_eq!(report.jobs[&jobs::JobKind::Train], 2);
+    assert_eq!(report.jobs[&jobs::JobKind::Plan], 8);
 
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
@@ -58,10 +59,10 @@ async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         let st = coordinator::status(&db.pool, experiment).await.unwrap();
-        if st.jobs["succeeded"] == total {
+        if st.jobs[JobStatus::Succeeded] == total {
             break;
         }
-        assert_eq!(st.jobs["dead"] + st.jobs["failed"], 0, "{st:?}");
+        assert_eq!(st.jobs[JobStatus::Dead] + st.jobs[JobStatus::Failed], 0, "{st:?}");
         assert!(Instant::now() < deadline, "not done in time: {st:?}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }

@@ -4,25 +4,22 @@
 use std::time::{Duration, Instant};
 
 use coordinator::scheduler::{run_scheduler, SchedulerConfig};
-use jobs::queue::Queue;
+use queue::Queue;
 use schema::testing::TestDatabase;
+use schema::JobStatus;
+use support::servers::{redis_url, PrivateRedis};
 use worker::{run_worker, WorkerConfig};
-
-fn redis_url() -> String {
-    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string())
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     let db = TestDatabase::create().await;
     let prefix = format!("hfarm-test-{}", db.name);
     let queue = Queue::connect(&redis_url(), &prefix).await.expect("tests need Redis (run ./scripts/services)");
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
     let report = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap();
     let experiment = report.experiment.unwrap();
 
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
-    // Short re-announcement: the FLUSHALL test in this binary may wipe our queue.
     let sched_cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), sched_cfg, stop.clone()));
     let cfg =
@@ -32,10 +29,10 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     let deadline = Instant::now() + Duration::from_secs(240);
     loop {
         let st = coordinator::status(&db.pool, experiment).await.unwrap();
-        if st.jobs["succeeded"] == 72 {
+        if st.jobs[JobStatus::Succeeded] == 72 {
             break;
         }
-        assert_eq!(st.jobs["dead"], 0, "{st:?}");
+        assert_eq!(st.jobs[JobStatus::Dead], 0, "{st:?}");
         assert!(Instant::now() < deadline, "not done in time: {st:?}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -83,7 +80,7 @@ async fn run_until(
             break;
         }
         assert!(Instant::now() < deadline, "not done in time: {st:?}");
-        during(st.jobs["succeeded"]).await;
+        during(st.jobs[JobStatus::Succeeded]).await;
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     stop_tx.send(true).unwrap();
@@ -98,16 +95,18 @@ async fn run_until_done(
     sched_cfg: SchedulerConfig,
     during: impl AsyncFnMut(i64),
 ) {
-    run_until(db, queue, experiment, sched_cfg, |st| st.jobs["succeeded"] == total, during).await;
+    run_until(db, queue, experiment, sched_cfg, |st| st.jobs[JobStatus::Succeeded] == total, during).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn flushing_redis_mid_run_loses_nothing() {
     let db = TestDatabase::create().await;
-    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
+    // A server of our own: flushing the shared one would wipe other farms' queues.
+    let redis = PrivateRedis::start();
+    let queue = Queue::connect(&redis.url, &format!("hfarm-test-{}", db.name)).await.unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
     let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
-    let client = redis::Client::open(redis_url()).unwrap();
+    let client = redis::Client::open(redis.url.as_str()).unwrap();
     let mut flushed = false;
     let cfg = SchedulerConfig { requeue_after_s: 1.0, ..SchedulerConfig::default() };
     run_until_done(&db, &queue, e, 72, cfg, async |done| {
@@ -127,7 +126,7 @@ async fn flushing_redis_mid_run_loses_nothing() {
 async fn duplicate_deliveries_leave_one_result_per_job() {
     let db = TestDatabase::create().await;
     let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/smoke.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
     let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
     let mut pushed: std::collections::HashSet<String> = std::collections::HashSet::new();
     let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
@@ -178,7 +177,7 @@ planning = 0
     let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
     // Done when the poisoned generate job is dead and the other four jobs
     // succeeded; its label job can never run.
-    let finished = |st: &coordinator::StatusReport| st.jobs["dead"] == 1 && st.jobs["succeeded"] == 4;
+    let finished = |st: &coordinator::StatusReport| st.jobs[JobStatus::Dead] == 1 && st.jobs[JobStatus::Succeeded] == 4;
     run_until(&db, &queue, e, cfg, finished, async |_| {}).await;
     let (attempts, error): (i32, String) =
         sqlx::query_as("SELECT attempts, last_error FROM jobs WHERE status = 'dead'")

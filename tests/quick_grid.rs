@@ -3,18 +3,19 @@
 
 use std::time::{Duration, Instant};
 
-use coordinator::report::{self, Cell, Filter, Table};
 use coordinator::scheduler::{run_scheduler, SchedulerConfig};
-use jobs::queue::Queue;
+use queue::Queue;
+use schema::reports::{self as report, Cell, Filter, Table};
 use schema::testing::TestDatabase;
+use schema::JobStatus;
 use worker::{run_worker, WorkerConfig};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     let db = TestDatabase::create().await;
-    let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
+    let redis = support::servers::redis_url();
     let queue = Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/quick.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/quick.toml")).unwrap();
     let submitted = coordinator::submit(Some(&db.pool), &text, "quick.toml", false).await.unwrap();
     let experiment = submitted.experiment.unwrap();
     let total: i64 = submitted.jobs.values().map(|&n| n as i64).sum();
@@ -28,10 +29,10 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     let started = Instant::now();
     loop {
         let st = coordinator::status(&db.pool, experiment).await.unwrap();
-        if st.jobs["succeeded"] == total {
+        if st.jobs[JobStatus::Succeeded] == total {
             break;
         }
-        assert_eq!(st.jobs["dead"], 0, "{st:?}");
+        assert_eq!(st.jobs[JobStatus::Dead], 0, "{st:?}");
         assert!(started.elapsed() < Duration::from_secs(900), "not done in 15 minutes: {st:?}");
         tokio::time::sleep(Duration::from_millis(500)).await;
     }

@@ -1,6 +1,5 @@
 //! A small hand-made experiment written straight into the tables (no
 //! workers), with known values, for the report views and the dashboard.
-#![allow(dead_code)]
 
 use sqlx::PgPool;
 use uuid::Uuid;

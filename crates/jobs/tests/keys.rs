@@ -1,0 +1,83 @@
+//! A job's key is its identity in the database: every stored result hangs
+//! on it. These literal keys pin the canonical form of literal specs, so a
+//! renamed or reordered field, a changed default or a new serde attribute
+//! cannot silently orphan every stored result. If one of these must change,
+//! add a migration that says how stored keys map to the new ones.
+
+use jobs::grid::{Bound, Distribution, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
+use jobs::spec::PlanHeuristic;
+use jobs::{Job, JobKey, JobSpec};
+use planner::generate::Params;
+
+fn key(spec: JobSpec, inputs: &[&str]) -> String {
+    Job::new(spec, inputs.iter().map(|k| JobKey(k.to_string())).collect()).key.0
+}
+
+#[test]
+fn generate_keys_are_pinned() {
+    let spec = JobSpec::Generate {
+        domain: "gripper".into(),
+        split: Split::Train,
+        params: Params::Gripper { balls: 3 },
+        seed: 1,
+        limits: SolveLimits::default(),
+    };
+    assert_eq!(
+        serde_json::to_string(&spec).unwrap(),
+        r#"{"kind":"generate","domain":"gripper","split":"train","params":{"domain":"gripper","balls":3},"seed":1,"limits":{"time_s":300.0,"memory_mib":8192,"tries":20}}"#
+    );
+    assert_eq!(key(spec, &[]), "38e750a624a7c96adfad3b3d83e4bbd0");
+    let visitall = JobSpec::Generate {
+        domain: "visitall".into(),
+        split: Split::Test,
+        params: Params::Visitall { size: 4, ratio: 0.5, height: None },
+        seed: 7,
+        limits: SolveLimits { time_s: 60.0, memory_mib: 2048, tries: 5 },
+    };
+    assert_eq!(key(visitall, &[]), "f5e796434d9548eec80fc809f42aedaa");
+}
+
+#[test]
+fn label_train_evaluate_and_plan_keys_are_pinned() {
+    let gen = "0123456789abcdef0123456789abcdef";
+    assert_eq!(
+        key(JobSpec::Label { domain: "ferry".into(), split: Split::Validation }, &[gen]),
+        "5292c7b134f257ee11103e14f4cb106b"
+    );
+    let train = JobSpec::Train {
+        domain: "blocksworld".into(),
+        model: Model::Nlm,
+        distribution: Distribution::Truncated,
+        sigma: Sigma::Learn,
+        bound: Some(Bound::Lmcut),
+        residual: Residual::Ff,
+        seed: 3,
+        steps: 40_000,
+        train_instances: 400,
+    };
+    assert_eq!(
+        serde_json::to_string(&train).unwrap(),
+        r#"{"kind":"train","domain":"blocksworld","model":"nlm","distribution":"truncated","sigma":"learn","bound":"lmcut","residual":"ff","seed":3,"steps":40000,"train_instances":400}"#
+    );
+    assert_eq!(key(train, &[gen, "fedcba9876543210fedcba9876543210"]), "9d4274d8f253ef185934710e7a3135a2");
+    assert_eq!(
+        key(JobSpec::Evaluate { domain: "gripper".into(), bound: Bound::Hmax }, &[gen]),
+        "eb1a67aee1ca1c72b49b5bffdc7ec794"
+    );
+    let classical = JobSpec::Plan {
+        domain: "gripper".into(),
+        heuristic: PlanHeuristic::Classical { name: "ff".into() },
+        limits: PlanLimits::default(),
+    };
+    assert_eq!(
+        serde_json::to_string(&classical).unwrap(),
+        r#"{"kind":"plan","domain":"gripper","heuristic":{"source":"classical","name":"ff"},"limits":{"max_evaluations":10000,"time_s":600.0,"memory_mib":4096}}"#
+    );
+    assert_eq!(key(classical, &[gen]), "5561594cfef210ebd138fbe72c0289d6");
+    let learned = JobSpec::Plan {
+        domain: "gripper".into(),
+        heuristic: PlanHeuristic::Learned { clip: Some(Bound::Lmcut) },
+        limits: PlanLimits::default(),
+    };
+    assert_eq!(key(learned, &[gen, gen]), "723f324efbeb777b7046295ede4f3991");
+}

@@ -1,0 +1,251 @@
+//! Experiments: a grid's jobs recorded in one transaction, and progress.
+
+use std::collections::BTreeMap;
+
+use jobs::spec::PlanHeuristic;
+use jobs::{Job, JobKind, JobSpec, Resource};
+use sqlx::postgres::PgPool;
+use uuid::Uuid;
+
+use crate::{DbError, JobStatus, StatusCounts};
+
+/// What submitting jobs did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Submitted {
+    /// Jobs that did not exist before.
+    pub new: usize,
+    /// Jobs already known (from this or another experiment): reused.
+    pub existing: usize,
+}
+
+/// Records an experiment.
+pub async fn create_experiment(pool: &PgPool, name: &str, description: &str, grid_toml: &str) -> Result<Uuid, DbError> {
+    let id = Uuid::new_v4();
+    sqlx::query("INSERT INTO experiments (id, name, description, grid_toml) VALUES ($1, $2, $3, $4)")
+        .bind(id)
+        .bind(name)
+        .bind(description)
+        .bind(grid_toml)
+        .execute(pool)
+        .await?;
+    Ok(id)
+}
+
+/// A job's experimental axes, copied out of its spec into typed columns so
+/// that analysts can GROUP BY them (None where an axis does not apply).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct JobAxes {
+    pub domain: Option<String>,
+    pub split: Option<String>,
+    pub seed: Option<i64>,
+    pub heuristic: Option<String>,
+    pub model: Option<String>,
+    pub distribution: Option<String>,
+    pub sigma: Option<String>,
+    pub bound: Option<String>,
+    pub residual: Option<String>,
+}
+
+/// A serde-named enum value as text, as the axis columns hold it.
+fn text<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(v) => v.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+impl JobAxes {
+    pub fn of(spec: &JobSpec) -> JobAxes {
+        let test = || Some("test".to_string());
+        match spec {
+            JobSpec::Generate { domain, split, seed, .. } => JobAxes {
+                domain: Some(domain.clone()),
+                split: Some(text(split)),
+                seed: i64::try_from(*seed).ok(),
+                ..JobAxes::default()
+            },
+            JobSpec::Label { domain, split } => {
+                JobAxes { domain: Some(domain.clone()), split: Some(text(split)), ..JobAxes::default() }
+            }
+            JobSpec::Plan { domain, heuristic, .. } => {
+                let (heuristic, bound) = match heuristic {
+                    PlanHeuristic::Classical { name } => (name.clone(), None),
+                    PlanHeuristic::Learned { clip: None } => ("learned".to_string(), None),
+                    PlanHeuristic::Learned { clip: Some(b) } => ("learned+clip".to_string(), Some(text(b))),
+                };
+                JobAxes {
+                    domain: Some(domain.clone()),
+                    split: test(),
+                    heuristic: Some(heuristic),
+                    bound,
+                    ..JobAxes::default()
+                }
+            }
+            JobSpec::Train { domain, model, distribution, sigma, bound, residual, seed, .. } => JobAxes {
+                domain: Some(domain.clone()),
+                seed: i64::try_from(*seed).ok(),
+                model: Some(text(model)),
+                distribution: Some(text(distribution)),
+                sigma: Some(text(sigma)),
+                bound: bound.as_ref().map(text),
+                residual: Some(text(residual)),
+                ..JobAxes::default()
+            },
+            JobSpec::Evaluate { domain, bound } => {
+                JobAxes { domain: Some(domain.clone()), split: test(), bound: Some(text(bound)), ..JobAxes::default() }
+            }
+            JobSpec::Noop { .. } => JobAxes::default(),
+        }
+    }
+}
+
+/// Adds jobs (in dependency order) to an experiment. Known keys are reused,
+/// not duplicated; `force` sends known jobs back to `pending` to run again.
+pub async fn submit_jobs(pool: &PgPool, experiment: Uuid, jobs: &[Job], force: bool) -> Result<Submitted, DbError> {
+    let mut tx = pool.begin().await?;
+    let mut out = Submitted::default();
+    for job in jobs {
+        let spec = serde_json::to_value(&job.spec).map_err(|e| DbError::Decode(e.to_string()))?;
+        let resource = match job.spec.resource() {
+            Resource::Cpu => "cpu",
+            Resource::Gpu => "gpu",
+        };
+        let a = JobAxes::of(&job.spec);
+        let inserted = sqlx::query(
+            "INSERT INTO jobs (key, kind, resource, spec, domain, split, seed, heuristic, model, distribution, sigma, bound, residual)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+             ON CONFLICT (key) DO NOTHING",
+        )
+        .bind(job.key.as_str())
+        .bind(job.spec.kind().as_str())
+        .bind(resource)
+        .bind(&spec)
+        .bind(a.domain)
+        .bind(a.split)
+        .bind(a.seed)
+        .bind(a.heuristic)
+        .bind(a.model)
+        .bind(a.distribution)
+        .bind(a.sigma)
+        .bind(a.bound)
+        .bind(a.residual)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if inserted == 1 {
+            out.new += 1;
+            if !job.inputs.is_empty() {
+                let positions: Vec<i32> = (0..job.inputs.len() as i32).collect();
+                let inputs: Vec<&str> = job.inputs.iter().map(|k| k.as_str()).collect();
+                sqlx::query(
+                    "INSERT INTO job_inputs (job, position, input) SELECT $1, * FROM unnest($2::int[], $3::text[])",
+                )
+                .bind(job.key.as_str())
+                .bind(&positions)
+                .bind(&inputs)
+                .execute(&mut *tx)
+                .await?;
+            }
+        } else {
+            out.existing += 1;
+            if force {
+                sqlx::query(
+                    "UPDATE jobs SET status = 'pending', attempts = 0, worker = NULL, lease_expires_at = NULL,
+                     last_error = NULL, queued_at = NULL, started_at = NULL, finished_at = NULL WHERE key = $1",
+                )
+                .bind(job.key.as_str())
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        sqlx::query("INSERT INTO experiment_jobs (experiment, job) VALUES ($1, $2) ON CONFLICT DO NOTHING")
+            .bind(experiment)
+            .bind(job.key.as_str())
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// An experiment as listed.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Experiment {
+    pub id: Uuid,
+    pub name: String,
+    /// Seconds since the epoch.
+    pub created_at: f64,
+}
+
+/// Every experiment, newest first.
+pub async fn list_experiments(pool: &PgPool) -> Result<Vec<Experiment>, DbError> {
+    Ok(sqlx::query_as(
+        "SELECT id, name, extract(epoch FROM created_at)::float8 AS created_at FROM experiments ORDER BY created_at DESC",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// The experiment's name; None if there is no such experiment.
+pub async fn experiment_name(pool: &PgPool, experiment: Uuid) -> Result<Option<String>, DbError> {
+    let row: Option<(String,)> =
+        sqlx::query_as("SELECT name FROM experiments WHERE id = $1").bind(experiment).fetch_optional(pool).await?;
+    Ok(row.map(|r| r.0))
+}
+
+/// An experiment by id, or the latest one with that name.
+pub async fn resolve_experiment(pool: &PgPool, id_or_name: &str) -> Result<Option<Uuid>, DbError> {
+    if let Ok(id) = Uuid::parse_str(id_or_name) {
+        return Ok(Some(id));
+    }
+    let row: Option<(Uuid,)> =
+        sqlx::query_as("SELECT id FROM experiments WHERE name = $1 ORDER BY created_at DESC LIMIT 1")
+            .bind(id_or_name)
+            .fetch_optional(pool)
+            .await?;
+    Ok(row.map(|r| r.0))
+}
+
+/// Number of an experiment's jobs in each status (every status present, 0 if none).
+pub async fn status_counts(pool: &PgPool, experiment: Uuid) -> Result<StatusCounts, DbError> {
+    let mut counts = StatusCounts::default();
+    for (_, status, n) in kind_status_rows(pool, experiment).await? {
+        counts.add(status, n);
+    }
+    Ok(counts)
+}
+
+/// Per job kind, the number of its jobs in each status.
+pub async fn kind_status_counts(pool: &PgPool, experiment: Uuid) -> Result<BTreeMap<JobKind, StatusCounts>, DbError> {
+    let mut out: BTreeMap<JobKind, StatusCounts> = BTreeMap::new();
+    for (kind, status, n) in kind_status_rows(pool, experiment).await? {
+        out.entry(kind).or_default().add(status, n);
+    }
+    Ok(out)
+}
+
+async fn kind_status_rows(pool: &PgPool, experiment: Uuid) -> Result<Vec<(JobKind, JobStatus, i64)>, DbError> {
+    let rows: Vec<(String, JobStatus, i64)> = sqlx::query_as(
+        "SELECT j.kind, j.status, count(*) FROM jobs j JOIN experiment_jobs e ON e.job = j.key
+         WHERE e.experiment = $1 GROUP BY 1, 2",
+    )
+    .bind(experiment)
+    .fetch_all(pool)
+    .await?;
+    rows.into_iter().map(|(k, s, n)| Ok((k.parse().map_err(DbError::Decode)?, s, n))).collect()
+}
+
+/// How many of the experiment's jobs succeeded in the last `seconds`
+/// (the status API's ETA).
+pub async fn recently_succeeded(pool: &PgPool, experiment: Uuid, seconds: f64) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as(
+        "SELECT count(*) FROM jobs j JOIN experiment_jobs e ON e.job = j.key
+         WHERE e.experiment = $1 AND j.status = 'succeeded' AND j.finished_at > now() - make_interval(secs => $2)",
+    )
+    .bind(experiment)
+    .bind(seconds)
+    .fetch_one(pool)
+    .await?;
+    Ok(n)
+}

@@ -1,0 +1,32 @@
+//! `label`: every state on the input instance's optimal plan, with h*, the
+//! classical heuristics and the relaxed-plan features (`planner::label`).
+
+use schema::results::Label;
+
+use crate::job::{blocking, instance, Ctx, JobError};
+
+pub async fn run(ctx: &Ctx<'_>) -> Result<bool, JobError> {
+    let input = ctx.input(0, "instance")?;
+    let inst = instance(ctx.pool, input).await?;
+    let (d, p, plan) = (inst.domain_pddl, inst.problem_pddl, inst.plan);
+    let states = blocking(move || planner::label::label(&d, &p, &plan)).await?;
+    let labels: Vec<Label> = states
+        .into_iter()
+        .map(|s| Label {
+            step: s.step,
+            atoms: s.atoms,
+            h_star: s.h_star,
+            lmcut: s.lmcut,
+            hmax: s.hmax,
+            blind: s.blind,
+            hadd: s.hadd,
+            ff: s.ff,
+            goalcount: s.goalcount,
+            deletes_ignored: s.deletes_ignored,
+            mean_deletes_ignored: s.mean_deletes_ignored,
+        })
+        .collect();
+    let mut tx = ctx.begin().await?;
+    schema::results::insert_labels(&mut tx, ctx.key(), input, &inst.domain, &inst.split, &labels).await?;
+    ctx.complete(tx).await
+}

@@ -1,0 +1,42 @@
+//! One module per job kind, each `load -> compute -> store`: read its inputs
+//! from PostgreSQL, compute on a blocking thread with the science crates,
+//! and write its results with its completion in one transaction.
+//!
+//! Adding a job kind: a `JobSpec` variant (`jobs::spec`), a module here with
+//! its `run`, and one line in [`execute`]'s match.
+
+mod evaluate;
+mod generate;
+mod label;
+mod noop;
+mod plan;
+mod train;
+
+use jobs::JobSpec;
+use schema::lifecycle::Claimed;
+use schema::PgPool;
+
+use crate::job::{failed, Ctx, JobError};
+
+pub use generate::generate_instance;
+pub use plan::{plan_classical, plan_learned, PlanRun};
+
+/// Runs a claimed job for `worker`. Ok(false) if the job stopped being ours
+/// (lease lost, cancelled): its results were rolled back.
+pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str) -> Result<bool, JobError> {
+    let spec: JobSpec = serde_json::from_value(job.spec.clone()).map_err(|e| failed(format!("bad job spec: {e}")))?;
+    let ctx = Ctx { pool, job, worker };
+    match spec {
+        JobSpec::Generate { domain, split, params, seed, limits } => {
+            generate::run(&ctx, domain, split, params, seed, limits).await
+        }
+        JobSpec::Label { .. } => label::run(&ctx).await,
+        JobSpec::Plan { domain, heuristic, limits } => plan::run(&ctx, domain, heuristic, limits).await,
+        JobSpec::Train { domain, model, distribution, sigma, bound, residual, seed, steps, train_instances } => {
+            let axes = crate::learned::axes(model, distribution, sigma, bound, residual);
+            train::run(&ctx, domain, axes, seed, steps, train_instances).await
+        }
+        JobSpec::Evaluate { domain, bound } => evaluate::run(&ctx, domain, bound).await,
+        JobSpec::Noop { .. } => noop::run(&ctx).await,
+    }
+}

@@ -1,0 +1,78 @@
+//! The bridge between the farm's stored data and the learner: the job
+//! vocabulary's axes as the learner's, labelled states as its datasets,
+//! stored checkpoints as its models. Used by the train, evaluate and plan
+//! kinds.
+
+use std::collections::BTreeMap;
+
+use jobs::grid::{Bound, Distribution, Model, Residual, Sigma};
+use learner::{Axes, Classical, Dataset, Family, LabelledInstance, ModelConfig, ModelKind, Sample, SigmaMode};
+use schema::training::Tag;
+use schema::PgPool;
+
+use crate::job::{failed, JobError};
+
+pub fn classical(b: Bound) -> Classical {
+    match b {
+        Bound::Lmcut => Classical::Lmcut,
+        Bound::Hmax => Classical::Hmax,
+        Bound::Blind => Classical::Blind,
+    }
+}
+
+/// The learner's axes for a train job's parameters.
+pub fn axes(model: Model, distribution: Distribution, sigma: Sigma, bound: Option<Bound>, residual: Residual) -> Axes {
+    Axes {
+        model: match model {
+            Model::Linear => ModelKind::Linear,
+            Model::Nlm => ModelKind::Nlm,
+            Model::Hgn => ModelKind::Hgn,
+        },
+        family: match distribution {
+            Distribution::Gaussian => Family::Gaussian,
+            Distribution::Truncated => Family::Truncated,
+        },
+        sigma: match sigma {
+            Sigma::Learn => SigmaMode::Learn,
+            Sigma::Fixed => SigmaMode::Fixed,
+        },
+        lower: bound.map(classical),
+        residual: match residual {
+            Residual::None => None,
+            Residual::Ff => Some(Classical::Ff),
+            Residual::Lmcut => Some(Classical::Lmcut),
+        },
+    }
+}
+
+/// The labelled instances of `label_jobs` as datasets, by split name.
+pub async fn datasets(pool: &PgPool, label_jobs: &[String]) -> Result<BTreeMap<String, Dataset>, JobError> {
+    let mut out: BTreeMap<String, Dataset> = BTreeMap::new();
+    for i in schema::results::labelled_instances(pool, label_jobs).await? {
+        let samples = i
+            .labels
+            .into_iter()
+            .map(|l| Sample {
+                atoms: l.atoms,
+                h_star: l.h_star as f64,
+                lmcut: l.lmcut,
+                hmax: l.hmax,
+                blind: l.blind,
+                ff: l.ff,
+                goalcount: l.goalcount,
+                deletes_ignored: l.deletes_ignored,
+                mean_deletes_ignored: l.mean_deletes_ignored,
+            })
+            .collect();
+        let d = out.entry(i.split).or_insert_with(|| Dataset { domain_pddl: i.domain_pddl.clone(), instances: vec![] });
+        d.instances.push(LabelledInstance { name: i.instance, problem_pddl: i.problem_pddl, samples });
+    }
+    Ok(out)
+}
+
+/// A train job's stored model: its configuration and `tag` weights.
+pub async fn checkpoint(pool: &PgPool, job: &str, tag: Tag) -> Result<(ModelConfig, Vec<u8>), JobError> {
+    let c = schema::training::checkpoint(pool, job, tag).await?.ok_or_else(|| failed(format!("{job} has no model")))?;
+    let config = serde_json::from_value(c.config).map_err(|e| failed(format!("model config of {job}: {e}")))?;
+    Ok((config, c.weights))
+}
