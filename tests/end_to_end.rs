@@ -192,3 +192,27 @@ planning = 0
         .unwrap();
     assert_eq!(pending, 1, "the dead job's consumer waits");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_backlog_is_announced_once_and_a_lost_one_again() {
+    let db = TestDatabase::create().await;
+    let redis = PrivateRedis::start();
+    let queue = Queue::connect(&redis.url, "backlog").await.unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap();
+    let cfg = SchedulerConfig { requeue_after_s: 0.2, ..SchedulerConfig::default() };
+    let first = coordinator::scheduler::pass(&db.pool, &queue, &cfg).await.unwrap();
+    assert_eq!(first, 26, "the generate jobs are ready");
+    // Nobody pops: the keys wait in Redis, past the re-announcement delay.
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        coordinator::scheduler::pass(&db.pool, &queue, &cfg).await.unwrap();
+    }
+    assert_eq!(queue.len("cpu").await.unwrap(), 26, "a backlog waiting for workers is not pushed again");
+    let client = redis::Client::open(redis.url.as_str()).unwrap();
+    let mut c = client.get_multiplexed_async_connection().await.unwrap();
+    let _: () = redis::cmd("FLUSHALL").query_async(&mut c).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = coordinator::scheduler::pass(&db.pool, &queue, &cfg).await.unwrap();
+    assert_eq!((again, queue.len("cpu").await.unwrap()), (26, 26), "lost keys are announced again");
+}

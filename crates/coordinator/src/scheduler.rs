@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use jobs::Resource;
 use queue::Queue;
 use schema::lifecycle::{self, Ready};
 use schema::PgPool;
@@ -39,11 +40,31 @@ async fn announce(queue: &Queue, ready: Vec<Ready>) -> Result<usize, String> {
     Ok(n)
 }
 
+/// Resource classes whose Redis list holds fewer keys than they have queued
+/// jobs: Redis lost some (flushed, restarted). Only those are re-announced;
+/// a list as long as the backlog is just waiting for workers, and pushing
+/// it again would only grow it (and mislead autoscalers reading its length).
+async fn classes_missing_keys(pool: &PgPool, queue: &Queue) -> Result<Vec<&'static str>, String> {
+    let mut out = vec![];
+    for (class, queued) in lifecycle::queued_by_class(pool).await.map_err(|e| e.to_string())? {
+        let Some(r) = Resource::ALL.into_iter().find(|r| r.as_str() == class) else { continue };
+        let listed = queue.len(r.as_str()).await.map_err(|e| format!("redis: {e}"))?;
+        if (listed as i64) < queued {
+            out.push(r.as_str());
+        }
+    }
+    Ok(out)
+}
+
 /// One pass; returns how many jobs were announced.
 pub async fn pass(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig) -> Result<usize, String> {
     let mut n = 0;
     n += announce(queue, lifecycle::requeue_expired(pool).await.map_err(|e| e.to_string())?).await?;
-    n += announce(queue, lifecycle::stale_queued(pool, cfg.requeue_after_s).await.map_err(|e| e.to_string())?).await?;
+    let lost = classes_missing_keys(pool, queue).await?;
+    if !lost.is_empty() {
+        let stale = lifecycle::stale_queued(pool, cfg.requeue_after_s, &lost).await.map_err(|e| e.to_string())?;
+        n += announce(queue, stale).await?;
+    }
     n += announce(queue, lifecycle::promote_ready(pool, cfg.batch).await.map_err(|e| e.to_string())?).await?;
     Ok(n)
 }

@@ -181,17 +181,28 @@ pub async fn requeue_expired(pool: &PgPool) -> Result<Vec<Ready>, DbError> {
     .await?)
 }
 
-/// Queued jobs nobody claimed for `older_than_s` (Redis lost them: flushed or
-/// restarted): returned to be pushed again. Duplicates in Redis are harmless.
-pub async fn stale_queued(pool: &PgPool, older_than_s: f64) -> Result<Vec<Ready>, DbError> {
+/// Queued jobs of `classes` nobody claimed for `older_than_s` (Redis lost
+/// them: flushed or restarted): returned to be pushed again. Duplicates in
+/// Redis are harmless to correctness; the scheduler asks only for classes
+/// whose list is shorter than their queued jobs, so that a backlog waiting
+/// on busy workers is not pushed again and again.
+pub async fn stale_queued(pool: &PgPool, older_than_s: f64, classes: &[&str]) -> Result<Vec<Ready>, DbError> {
     Ok(sqlx::query_as(
         "UPDATE jobs SET queued_at = now()
-         WHERE status = 'queued' AND queued_at < now() - make_interval(secs => $1)
+         WHERE status = 'queued' AND queued_at < now() - make_interval(secs => $1) AND resource = ANY($2)
          RETURNING key, resource",
     )
     .bind(older_than_s)
+    .bind(classes)
     .fetch_all(pool)
     .await?)
+}
+
+/// Number of queued jobs per resource class.
+pub async fn queued_by_class(pool: &PgPool) -> Result<Vec<(String, i64)>, DbError> {
+    Ok(sqlx::query_as("SELECT resource, count(*) FROM jobs WHERE status = 'queued' GROUP BY resource")
+        .fetch_all(pool)
+        .await?)
 }
 
 /// Sends a dead, failed or cancelled job back to pending with fresh attempts.

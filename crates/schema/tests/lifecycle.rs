@@ -106,9 +106,9 @@ async fn an_expired_lease_sends_the_job_back_and_the_lost_worker_cannot_finish()
 async fn stale_queued_jobs_are_announced_again_and_hand_back_keeps_the_attempt() {
     let (db, _, _) = smoke_db().await;
     let ready = lifecycle::promote_ready(&db.pool, 3).await.unwrap();
-    assert!(lifecycle::stale_queued(&db.pool, 60.0).await.unwrap().is_empty());
+    assert!(lifecycle::stale_queued(&db.pool, 60.0, &["cpu"]).await.unwrap().is_empty());
     tokio::time::sleep(std::time::Duration::from_millis(120)).await;
-    assert_eq!(lifecycle::stale_queued(&db.pool, 0.1).await.unwrap().len(), 3);
+    assert_eq!(lifecycle::stale_queued(&db.pool, 0.1, &["cpu", "gpu"]).await.unwrap().len(), 3);
     let key = &ready[0].key;
     lifecycle::claim(&db.pool, key, "w", 60.0).await.unwrap().unwrap();
     assert!(lifecycle::hand_back(&db.pool, key, "w").await.unwrap().is_some());
