@@ -147,17 +147,24 @@ fn the_papers_grid_has_the_papers_size() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/ijcai24.toml")).unwrap();
     let e = expand(&Grid::parse(&text, "ijcai24.toml").unwrap());
     let c = e.counts();
-    // Instances per Table 3: blocksworld 38x12 + 11x12 + 11x12, ferry 16x25 + 4x25 + 16x25,
-    // gripper 80x5 + 20x5 + 20x5, visitall 70x6 + 17x6 + 17x18 (test grids x, y in 5..7: 9 shapes x 2 ratios).
-    let instances = (456 + 132 + 132) + (400 + 100 + 400) + (400 + 100 + 100) + (420 + 102 + 306);
+    // Instances as IBM/pddlsl's generate_data.sh made them (test = its test2 split):
+    // blocksworld 38x12 + 11x12 + 11x12, ferry 16x25 + 4x25 + 4x25, gripper 80x5 + 20x5 + 20x5,
+    // visitall 70x3x2 + 17x3x2 + 17x3x2 (square test grids 6..8).
+    let instances = (456 + 132 + 132) + (400 + 100 + 100) + (400 + 100 + 100) + (420 + 102 + 102);
+    assert_eq!(instances, 2544);
     assert_eq!(c[&JobKind::Generate], instances);
     assert_eq!(c[&JobKind::Label], instances);
-    // Trainings per domain and seed: main 3 models x (gaussian 2x2 + truncated 2x2) = 24;
-    // other bounds: 3 x truncated 2 sigma x 2 residuals x 2 bounds = 24; residual lmcut: 3 x 2 x 2 = 12.
-    assert_eq!(c[&JobKind::Train], 4 * 5 * (24 + 24 + 12));
-    // Plans: 100 test instances per domain x (5 baselines + one per training + one more,
-    // N+clip, per Gaussian training: 12 in the main grid, 6 with residual lmcut).
-    assert_eq!(c[&JobKind::Plan], 4 * 100 * (5 + 5 * (60 + 18)));
+    // Trainings per domain and seed: NLM main 2 distributions x 2 sigma x 2 residuals = 8; HGN and
+    // linear the same, 16; l in {hmax, blind}: truncated 2 (the Gaussian learn/ff run is NLM main's);
+    // residual lmcut: Gaussian and truncated, 2. 28 x 4 domains x 5 seeds = 560.
+    assert_eq!(c[&JobKind::Train], 4 * 5 * (8 + 16 + 2 + 2));
+    // Evaluations, one per (training, bound): 8 + 16 + 4 (the shared Gaussian under hmax and blind) + 2.
+    assert_eq!(c[&JobKind::Evaluate], 4 * 5 * (8 + 16 + 4 + 2));
+    // Plans: 100 test instances per domain x (2 baselines + per seed one per training and one more,
+    // N+clip, per Gaussian: NLM main 8 + 4, HGN and linear 16 + 8, l in {hmax, blind} 2 TN + 2 N+clip,
+    // residual lmcut 2 + 1 = 43). 4 x 100 x (2 + 5 x 43) = 86,800.
+    assert_eq!(c[&JobKind::Plan], 4 * 100 * (2 + 5 * (12 + 24 + 4 + 3)));
+    assert_eq!(e.jobs.len(), 93_048);
 }
 
 /// Every registered domain can be gridded from its descriptor alone: its
