@@ -12,4 +12,4 @@ pub mod key;
 pub mod spec;
 
 pub use key::JobKey;
-pub use spec::{Job, JobKind, JobSpec, Resource};
+pub use spec::{Job, JobKind, JobSpec, KindInfo, Needs, Resource};

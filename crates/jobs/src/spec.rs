@@ -30,7 +30,7 @@ impl Resource {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum PlanHeuristic {
-    /// A classical heuristic by name (blind, goalcount, hmax, hadd, ff, lmcut).
+    /// A registered classical heuristic by name (`planner::heuristics::NAMES`).
     Classical { name: String },
     /// The point estimate of the model trained by the job's first input (its
     /// best-validation-MSE weights): E[x], or for a Gaussian model with
@@ -95,6 +95,33 @@ pub struct KindInfo {
     pub resource: Resource,
     /// Part of an experiment's pipeline (false: a measurement aid such as `noop`).
     pub pipeline: bool,
+    /// Which inputs it cannot run without.
+    pub needs: Needs,
+}
+
+/// Which of a job's inputs it cannot run without. When one of those has no
+/// result (a slot left without an instance, a skipped job), the job is
+/// skipped; the other inputs it uses as far as they exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Needs {
+    /// Every input (a label job's instance; a plan job's model and instance).
+    All,
+    /// The first input (an evaluation's model; its test labels as far as they exist).
+    First,
+    /// None in particular (a training uses the labels that exist).
+    Any,
+}
+
+impl Needs {
+    /// Whether the input at `position` is required.
+    pub fn requires(self, position: usize) -> bool {
+        match self {
+            Needs::All => true,
+            Needs::First => position == 0,
+            Needs::Any => false,
+        }
+    }
 }
 
 impl JobKind {
@@ -102,19 +129,27 @@ impl JobKind {
         [JobKind::Generate, JobKind::Label, JobKind::Train, JobKind::Evaluate, JobKind::Plan, JobKind::Noop];
 
     pub fn describe(self) -> KindInfo {
-        let (name, description, resource, pipeline) = match self {
-            JobKind::Generate => {
-                ("generate", "generate an instance and solve it optimally (A*+LM-cut)", Resource::Cpu, true)
-            }
-            JobKind::Label => {
-                ("label", "label the states of an optimal plan with h* and classical values", Resource::Cpu, true)
-            }
-            JobKind::Train => ("train", "train one model (configuration x seed)", Resource::Gpu, true),
-            JobKind::Evaluate => ("evaluate", "test metrics of a trained model", Resource::Cpu, true),
-            JobKind::Plan => ("plan", "greedy best-first search on a test instance", Resource::Cpu, true),
-            JobKind::Noop => ("noop", "does nothing: measures the queue's overhead", Resource::Cpu, false),
+        let (name, description, resource, pipeline, needs) = match self {
+            JobKind::Generate => (
+                "generate",
+                "generate an instance and solve it optimally (A*+LM-cut); no instance if every try fails",
+                Resource::Cpu,
+                true,
+                Needs::All,
+            ),
+            JobKind::Label => (
+                "label",
+                "label the states of an optimal plan with h* and classical values",
+                Resource::Cpu,
+                true,
+                Needs::All,
+            ),
+            JobKind::Train => ("train", "train one model (configuration x seed)", Resource::Gpu, true, Needs::Any),
+            JobKind::Evaluate => ("evaluate", "test metrics of a trained model", Resource::Cpu, true, Needs::First),
+            JobKind::Plan => ("plan", "greedy best-first search on a test instance", Resource::Cpu, true, Needs::All),
+            JobKind::Noop => ("noop", "does nothing: measures the queue's overhead", Resource::Cpu, false, Needs::All),
         };
-        KindInfo { name, description, resource, pipeline }
+        KindInfo { name, description, resource, pipeline, needs }
     }
 
     pub fn as_str(self) -> &'static str {
@@ -176,4 +211,32 @@ impl Job {
 pub fn generator_seed(split: crate::grid::Split, seed: u64, attempt: u32) -> u64 {
     let k = JobKey::of(&("generator-seed", split, seed, attempt), &[]);
     u64::from_str_radix(&k.0[..16], 16).expect("hex digest")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stored specs (the database, the queue) read back as they were
+    /// written; bounds and residuals are checked against the registry.
+    #[test]
+    fn stored_specs_read_back_and_heuristic_names_are_checked() {
+        for json in [
+            r#"{"kind":"train","domain":"blocksworld","model":"nlm","distribution":"truncated","sigma":"learn","bound":"lmcut","residual":"ff","seed":3,"steps":40000,"train_instances":400}"#,
+            r#"{"kind":"train","domain":"gripper","model":"linear","distribution":"gaussian","sigma":"fixed","bound":null,"residual":"none","seed":1,"steps":100,"train_instances":4}"#,
+            r#"{"kind":"evaluate","domain":"gripper","bound":"blind"}"#,
+            r#"{"kind":"plan","domain":"gripper","heuristic":{"source":"learned","clip":"hmax"},"limits":{"max_evaluations":10000,"time_s":600.0,"memory_mib":4096}}"#,
+        ] {
+            let spec: JobSpec = serde_json::from_str(json).unwrap();
+            assert_eq!(serde_json::to_string(&spec).unwrap(), json);
+        }
+        let spec: JobSpec = serde_json::from_str(r#"{"kind":"evaluate","domain":"gripper","bound":"hmax"}"#).unwrap();
+        assert!(matches!(spec, JobSpec::Evaluate { bound, .. } if bound.name() == "hmax"));
+        let e = serde_json::from_str::<JobSpec>(r#"{"kind":"evaluate","domain":"gripper","bound":"ff"}"#).unwrap_err();
+        assert!(e.to_string().contains("`ff` is not admissible"), "{e}");
+        let train = r#"{"kind":"train","domain":"gripper","model":"linear","distribution":"gaussian","sigma":"fixed","bound":null,"residual":"fancy","seed":1,"steps":100,"train_instances":4}"#;
+        let e = serde_json::from_str::<JobSpec>(train).unwrap_err();
+        assert!(e.to_string().contains("unknown heuristic `fancy`"), "{e}");
+        assert_eq!(crate::grid::Residual::new("none").unwrap(), crate::grid::Residual::NONE);
+    }
 }

@@ -136,14 +136,18 @@ pub async fn submit_jobs(pool: &PgPool, experiment: Uuid, jobs: &[Job], force: b
         if inserted == 1 {
             out.new += 1;
             if !job.inputs.is_empty() {
+                let needs = job.spec.kind().describe().needs;
                 let positions: Vec<i32> = (0..job.inputs.len() as i32).collect();
                 let inputs: Vec<&str> = job.inputs.iter().map(|k| k.as_str()).collect();
+                let required: Vec<bool> = (0..job.inputs.len()).map(|i| needs.requires(i)).collect();
                 sqlx::query(
-                    "INSERT INTO job_inputs (job, position, input) SELECT $1, * FROM unnest($2::int[], $3::text[])",
+                    "INSERT INTO job_inputs (job, position, input, required)
+                     SELECT $1, * FROM unnest($2::int[], $3::text[], $4::bool[])",
                 )
                 .bind(job.key.as_str())
                 .bind(&positions)
                 .bind(&inputs)
+                .bind(&required)
                 .execute(&mut *tx)
                 .await?;
             }

@@ -6,7 +6,7 @@
 //! is a [`JobStatus`], never a string. Map:
 //! [`experiments`] (submit, progress) · [`lifecycle`] (a job's transitions)
 //! · [`workers`] · [`results`] (what each job kind stores, in the finishing
-//! transaction) · [`training`] (curves and checkpoints, written while a
+//! transaction) · [`slots`] (slots left without an instance) · [`training`] (curves and checkpoints, written while a
 //! train job runs) · [`listing`] (the API's job list) · [`matrix`] (the
 //! dashboard's grid) · [`metrics`] · [`reports`] (the paper's tables from
 //! the `report_*` views) · [`testing`] (throwaway databases).
@@ -18,6 +18,7 @@ pub mod matrix;
 pub mod metrics;
 pub mod reports;
 pub mod results;
+pub mod slots;
 pub mod status;
 pub mod testing;
 pub mod training;

@@ -23,22 +23,57 @@ pub struct Ready {
     pub resource: String,
 }
 
-/// Moves up to `limit` jobs to `queued`: pending jobs whose inputs all
-/// succeeded, and failed jobs with attempts left. Returns them for pushing.
+/// A required input without a result: skipped, or a slot left without an
+/// instance (`unfilled_slots`). SQL over `i` (job_inputs) and `d` (the input's job).
+const MISSING_REQUIRED: &str =
+    "i.required AND (d.status = 'skipped' OR EXISTS (SELECT 1 FROM unfilled_slots u WHERE u.job = d.key))";
+
+/// Skips pending jobs that cannot run: one of their required inputs has no
+/// result. Repeats until nothing changes (a skipped job skips its own
+/// dependents); returns how many were skipped.
+pub async fn skip_unrunnable(pool: &PgPool) -> Result<u64, DbError> {
+    let mut total = 0;
+    loop {
+        let n = sqlx::query(&format!(
+            "UPDATE jobs j SET status = 'skipped', finished_at = now(),
+                    last_error = 'skipped: input ' || (
+                        SELECT d.key || CASE WHEN d.status = 'skipped' THEN ' was skipped' ELSE ' has no instance' END
+                        FROM job_inputs i JOIN jobs d ON d.key = i.input
+                        WHERE i.job = j.key AND {MISSING_REQUIRED} ORDER BY i.position LIMIT 1)
+             WHERE j.status = 'pending'
+               AND EXISTS (SELECT 1 FROM job_inputs i JOIN jobs d ON d.key = i.input
+                           WHERE i.job = j.key AND {MISSING_REQUIRED})"
+        ))
+        .execute(pool)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            return Ok(total);
+        }
+        total += n;
+    }
+}
+
+/// Moves up to `limit` jobs to `queued`: pending jobs whose inputs have all
+/// ended (succeeded, or skipped where the job can do without them) and
+/// whose required inputs have results, and failed jobs with attempts left.
+/// Returns them for pushing.
 pub async fn promote_ready(pool: &PgPool, limit: i64) -> Result<Vec<Ready>, DbError> {
-    Ok(sqlx::query_as(
+    skip_unrunnable(pool).await?;
+    Ok(sqlx::query_as(&format!(
         "UPDATE jobs SET status = 'queued', queued_at = now(), worker = NULL, lease_expires_at = NULL
          WHERE key IN (
              SELECT j.key FROM jobs j
              WHERE (j.status = 'pending'
                     AND NOT EXISTS (SELECT 1 FROM job_inputs i JOIN jobs d ON d.key = i.input
-                                    WHERE i.job = j.key AND d.status <> 'succeeded'))
+                                    WHERE i.job = j.key
+                                      AND (d.status NOT IN ('succeeded', 'skipped') OR {MISSING_REQUIRED})))
                 OR j.status = 'failed'
              ORDER BY j.created_at
              LIMIT $1
              FOR UPDATE SKIP LOCKED)
-         RETURNING key, resource",
-    )
+         RETURNING key, resource"
+    ))
     .bind(limit)
     .fetch_all(pool)
     .await?)
@@ -209,7 +244,7 @@ pub async fn queued_by_class(pool: &PgPool) -> Result<Vec<(String, i64)>, DbErro
 pub async fn retry(pool: &PgPool, key: &str) -> Result<bool, DbError> {
     let n = sqlx::query(
         "UPDATE jobs SET status = 'pending', attempts = 0, last_error = NULL, worker = NULL
-         WHERE key = $1 AND status IN ('dead', 'failed', 'cancelled')",
+         WHERE key = $1 AND status IN ('dead', 'failed', 'cancelled', 'skipped')",
     )
     .bind(key)
     .execute(pool)

@@ -18,10 +18,13 @@ pub enum JobStatus {
     Failed,
     Dead,
     Cancelled,
+    /// Not run: an input it cannot do without has no result (a slot left
+    /// without an instance, or a skipped job).
+    Skipped,
 }
 
 impl JobStatus {
-    pub const ALL: [JobStatus; 7] = [
+    pub const ALL: [JobStatus; 8] = [
         JobStatus::Pending,
         JobStatus::Queued,
         JobStatus::Running,
@@ -29,6 +32,7 @@ impl JobStatus {
         JobStatus::Failed,
         JobStatus::Dead,
         JobStatus::Cancelled,
+        JobStatus::Skipped,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -40,12 +44,13 @@ impl JobStatus {
             JobStatus::Failed => "failed",
             JobStatus::Dead => "dead",
             JobStatus::Cancelled => "cancelled",
+            JobStatus::Skipped => "skipped",
         }
     }
 
     /// Nothing more will happen to the job unless someone retries it.
     pub fn is_finished(self) -> bool {
-        matches!(self, JobStatus::Succeeded | JobStatus::Dead | JobStatus::Cancelled)
+        matches!(self, JobStatus::Succeeded | JobStatus::Dead | JobStatus::Cancelled | JobStatus::Skipped)
     }
 }
 
@@ -92,7 +97,7 @@ impl StatusCounts {
         self.0.values().sum()
     }
 
-    /// Jobs that have ended (succeeded, dead or cancelled).
+    /// Jobs that have ended (succeeded, dead, cancelled or skipped).
     pub fn finished(&self) -> i64 {
         self.0.iter().filter(|(s, _)| s.is_finished()).map(|(_, n)| n).sum()
     }

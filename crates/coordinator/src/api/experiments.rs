@@ -36,8 +36,10 @@ async fn one(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResult {
     let (total, done) = (report.jobs.total(), report.jobs.finished());
     let recent = schema::experiments::recently_succeeded(&s.pool, id, ETA_WINDOW_S).await?;
     let eta_s = (recent > 0 && done < total).then(|| (total - done) as f64 / (recent as f64 / ETA_WINDOW_S));
+    let unfilled = schema::slots::unfilled(&s.pool, id).await?.len();
     Ok(Json(json!({
         "id": id, "name": report.name, "jobs": report.jobs, "by_kind": report.by_kind,
-        "total": total, "done": done, "eta_s": eta_s,
+        "total": total, "done": done, "finished": done == total, "eta_s": eta_s,
+        "slots_without_instance": unfilled,
     })))
 }

@@ -8,6 +8,7 @@ use planner::heuristics;
 use planner::search::{astar, Limits, SearchStatus};
 use planner::state::initial_state;
 use schema::results::NewInstance;
+use schema::slots::{Try, UnfilledSlot};
 
 use crate::job::{blocking, failed, Ctx, JobError};
 
@@ -20,23 +21,34 @@ pub async fn run(
     limits: SolveLimits,
 ) -> Result<bool, JobError> {
     let d = domain.clone();
-    let inst = blocking(move || generate_instance(&d, split, &params, seed, &limits)).await?;
-    let row = NewInstance {
-        domain,
-        split: split.as_str().to_string(),
-        generator: serde_json::to_value(params).map_err(failed)?,
-        seed,
-        generator_seed: inst.generator_seed,
-        tries: inst.tries,
-        domain_pddl: inst.domain_pddl,
-        problem_pddl: inst.problem_pddl,
-        optimal_cost: inst.optimal_cost,
-        plan: inst.plan,
-        expansions: inst.expansions,
-        search_time_s: inst.search_time_s,
-    };
+    let outcome = blocking(move || generate_instance(&d, split, &params, seed, &limits)).await?;
+    let generator = serde_json::to_value(params).map_err(failed)?;
     let mut tx = ctx.begin().await?;
-    schema::results::insert_instance(&mut tx, ctx.key(), &row).await?;
+    match outcome {
+        Outcome::Instance(inst) => {
+            let row = NewInstance {
+                domain,
+                split: split.as_str().to_string(),
+                generator,
+                seed,
+                generator_seed: inst.generator_seed,
+                tries: inst.tries,
+                domain_pddl: inst.domain_pddl,
+                problem_pddl: inst.problem_pddl,
+                optimal_cost: inst.optimal_cost,
+                plan: inst.plan,
+                expansions: inst.expansions,
+                search_time_s: inst.search_time_s,
+            };
+            schema::results::insert_instance(&mut tx, ctx.key(), &row).await?;
+        }
+        Outcome::NoInstance(tries) => {
+            // Not a failure: the slot stays empty, and the jobs that need
+            // this instance are skipped (`lifecycle::promote_ready`).
+            let row = UnfilledSlot { domain, split: split.as_str().to_string(), generator, seed, tries };
+            schema::slots::record_unfilled(&mut tx, ctx.key(), &row).await?;
+        }
+    }
     ctx.complete(tx).await
 }
 
@@ -53,6 +65,24 @@ pub struct Instance {
     pub search_time_s: f64,
 }
 
+/// What a generate job found.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Instance(Instance),
+    /// Every try was trivial or unsolved within the limits: what each found.
+    NoInstance(Vec<Try>),
+}
+
+/// CPU seconds this thread has used (the solver runs on one thread).
+fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes into the timespec we own; the clock id is a constant.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return 0.0;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
 /// Generates until an instance is non-trivial and solved optimally within
 /// the limits, trying derived seeds up to `limits.tries` times.
 pub fn generate_instance(
@@ -61,36 +91,37 @@ pub fn generate_instance(
     params: &Params,
     seed: u64,
     limits: &SolveLimits,
-) -> Result<Instance, String> {
+) -> Result<Outcome, String> {
     let domain_text = domain_pddl(domain).ok_or_else(|| format!("unknown domain {domain}"))?;
-    let mut reasons = vec![];
+    let mut tries = vec![];
     for attempt in 0..limits.tries {
+        let start = thread_cpu_s();
         let gseed = jobs::spec::generator_seed(split, seed, attempt);
         let problem = generate(params, gseed)?;
         let task = planner::load_task_from_text(domain_text, "domain.pddl", &problem, "problem.pddl")
             .map_err(|e| e.to_string())?;
-        if planner::state::is_goal(&task, &initial_state(&task)) {
-            reasons.push("trivial".to_string());
-            continue;
-        }
-        let search_limits = Limits::new(None, Some(limits.time_s), Some(limits.memory_mib));
-        let r = astar(&task, &mut heuristics::LmCut::new(&task), search_limits);
-        if r.status != SearchStatus::Solved {
-            reasons.push(r.status.as_str().to_string());
-            continue;
-        }
-        return Ok(Instance {
-            domain_pddl: domain_text.to_string(),
-            problem_pddl: problem,
-            generator_seed: gseed,
-            tries: attempt + 1,
-            optimal_cost: r.cost.unwrap_or(0),
-            plan: r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect(),
-            expansions: r.expansions,
-            search_time_s: r.search_time.as_secs_f64(),
-        });
+        let outcome = if planner::state::is_goal(&task, &initial_state(&task)) {
+            "trivial".to_string()
+        } else {
+            let search_limits = Limits::new(None, Some(limits.time_s), Some(limits.memory_mib));
+            let r = astar(&task, &mut heuristics::LmCut::new(&task), search_limits);
+            if r.status == SearchStatus::Solved {
+                return Ok(Outcome::Instance(Instance {
+                    domain_pddl: domain_text.to_string(),
+                    problem_pddl: problem,
+                    generator_seed: gseed,
+                    tries: attempt + 1,
+                    optimal_cost: r.cost.unwrap_or(0),
+                    plan: r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect(),
+                    expansions: r.expansions,
+                    search_time_s: r.search_time.as_secs_f64(),
+                }));
+            }
+            r.status.as_str().to_string()
+        };
+        tries.push(Try { generator_seed: gseed, outcome, cpu_s: thread_cpu_s() - start });
     }
-    Err(format!("no non-trivial instance solved within the limits in {} tries ({})", limits.tries, reasons.join(", ")))
+    Ok(Outcome::NoInstance(tries))
 }
 
 #[cfg(test)]
@@ -98,10 +129,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unsolvable_within_limits_fails_after_its_tries() {
+    fn a_slot_unsolved_within_its_limits_has_no_instance_and_says_why() {
         let limits = SolveLimits { time_s: 0.000001, memory_mib: 512, tries: 3 };
-        let e =
-            generate_instance("blocksworld", Split::Test, &Params::Blocksworld { blocks: 14 }, 1, &limits).unwrap_err();
-        assert!(e.contains("3 tries"), "{e}");
+        let Outcome::NoInstance(tries) =
+            generate_instance("blocksworld", Split::Test, &Params::Blocksworld { blocks: 14 }, 1, &limits).unwrap()
+        else {
+            panic!("solved in a microsecond")
+        };
+        assert_eq!(tries.len(), 3);
+        assert!(tries.iter().all(|t| t.outcome == "time_limit" && t.cpu_s >= 0.0), "{tries:?}");
+        let seeds: std::collections::HashSet<u64> = tries.iter().map(|t| t.generator_seed).collect();
+        assert_eq!(seeds.len(), 3, "each try is another instance");
     }
 }

@@ -18,7 +18,7 @@ use schema::PgPool;
 
 use crate::job::{failed, Ctx, JobError};
 
-pub use generate::generate_instance;
+pub use generate::{generate_instance, Outcome};
 pub use plan::{plan_classical, plan_learned, PlanRun};
 
 /// Runs a claimed job for `worker`. Ok(false) if the job stopped being ours

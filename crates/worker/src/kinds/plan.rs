@@ -29,7 +29,6 @@ pub async fn run(
         PlanHeuristic::Learned { clip } => {
             let model = ctx.input(0, "model")?.to_string();
             let (config, weights) = learned::checkpoint(ctx.pool, &model, Tag::BestMse).await?;
-            let clip = clip.map(learned::classical);
             let (run, passes) = blocking(move || plan_learned(config, &weights, &d, &p, clip, &limits)).await?;
             let name = if clip.is_some() { "learned+clip" } else { "learned" };
             (run, name.to_string(), Some(model), Some(passes))
@@ -93,7 +92,7 @@ pub fn plan_learned(
     weights: &[u8],
     domain: &str,
     problem: &str,
-    clip: Option<learner::Classical>,
+    clip: Option<learner::LowerBound>,
     limits: &PlanLimits,
 ) -> Result<(PlanRun, u64), String> {
     let predictor = learner::Predictor::load(config, weights, tch::Device::Cpu).map_err(|e| e.to_string())?;
@@ -122,7 +121,7 @@ fn run_of(r: planner::search::SearchResult, limits: &PlanLimits) -> PlanRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::generate_instance;
+    use crate::kinds::{generate_instance, Outcome};
     use jobs::grid::{SolveLimits, Split};
     use planner::generate::Params;
     use planner::label::label;
@@ -130,7 +129,11 @@ mod tests {
     #[test]
     fn generated_instances_are_solved_labelled_and_planned() {
         let limits = SolveLimits { time_s: 30.0, memory_mib: 512, tries: 20 };
-        let inst = generate_instance("gripper", Split::Train, &Params::Gripper { balls: 3 }, 1, &limits).unwrap();
+        let Outcome::Instance(inst) =
+            generate_instance("gripper", Split::Train, &Params::Gripper { balls: 3 }, 1, &limits).unwrap()
+        else {
+            panic!("gripper with 3 balls is solved")
+        };
         assert!(inst.optimal_cost > 0);
         assert_eq!(inst.plan.len() as u64, inst.optimal_cost);
         let labels = label(&inst.domain_pddl, &inst.problem_pddl, &inst.plan).unwrap();
@@ -138,7 +141,7 @@ mod tests {
         assert_eq!(labels[0].h_star, inst.optimal_cost);
         assert_eq!(labels.last().unwrap().h_star, 0);
         for l in &labels {
-            let (hmax, lmcut) = (l.hmax.unwrap(), l.lmcut.unwrap());
+            let (hmax, lmcut) = (l.value("hmax").unwrap(), l.value("lmcut").unwrap());
             assert!(hmax <= lmcut && lmcut <= l.h_star as f64, "{l:?}");
             assert!(l.atoms.iter().any(|a| a.starts_with("(room ")), "static atoms are part of the state");
         }
