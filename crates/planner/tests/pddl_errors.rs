@@ -239,3 +239,12 @@ fn either_as_a_supertype_is_refused_by_name() {
     let domain = DELIVERY.replace("- locatable location)", "- (either locatable location))");
     assert_eq!(domain_error(&domain), "domain.pddl:3:27: unsupported construct: `either` as a supertype in `:types`");
 }
+
+#[test]
+fn a_problem_without_an_initial_state_is_refused() {
+    let problem = DELIVERY_PROBLEM.replace("(:init (at t1 a) (at p1 a) (at p2 b))", "");
+    assert_eq!(
+        problem_error(&problem),
+        "problem.pddl:1:1: the problem has no `(:init ...)` section: expected the initial state, even if empty"
+    );
+}

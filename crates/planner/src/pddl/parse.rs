@@ -607,6 +607,7 @@ pub fn parse_problem(text: &str, file: &str, domain: &Domain) -> Result<Problem,
         Problem { name: name.to_string(), domain: String::new(), objects: vec![], init: vec![], goal: vec![] };
     let mut seen = HashSet::new();
     let mut has_goal = false;
+    let mut has_init = false;
     let mut has_domain = false;
     // Negative initial facts: closed-world anyway, kept only to check they contradict nothing.
     let mut init_false: Vec<Atom> = vec![];
@@ -637,6 +638,7 @@ pub fn parse_problem(text: &str, file: &str, domain: &Domain) -> Result<Problem,
             }
             ":objects" => problem.objects = cx.typed_list(body, false, "an object name")?,
             ":init" => {
+                has_init = true;
                 for fact in body {
                     let (atom, positive) = init_fact(&cx, fact)?;
                     if positive {
@@ -674,6 +676,10 @@ pub fn parse_problem(text: &str, file: &str, domain: &Domain) -> Result<Problem,
                 domain.name
             ),
         );
+    }
+    if !has_init {
+        return cx
+            .err(root.pos(), "the problem has no `(:init ...)` section: expected the initial state, even if empty");
     }
     if !has_goal {
         return cx.err(root.pos(), "the problem has no `(:goal ...)` section");
