@@ -25,7 +25,11 @@ async fn call(app: &axum::Router, method: &str, uri: &str, token: Option<&str>) 
 async fn reads_are_open_and_mutations_need_the_token() {
     let db = TestDatabase::create().await;
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
-    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
+    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false, &coordinator::cost::CostModel::defaults())
+        .await
+        .unwrap()
+        .experiment
+        .unwrap();
     let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
 
     let (st, list) = call(&app, "GET", "/api/experiments", None).await;
@@ -35,6 +39,16 @@ async fn reads_are_open_and_mutations_need_the_token() {
     assert_eq!(st, StatusCode::OK);
     assert_eq!(one["by_kind"]["plan"]["pending"], 20);
     assert_eq!(one["total"], 72);
+    assert!(one["eta_s"].is_null(), "no live worker, no ETA: {one}");
+    assert_eq!((one["finished"].as_bool(), one["slots_without_instance"].as_i64()), (Some(false), Some(0)));
+    // With workers, the ETA is the cost model's projection over their slots.
+    schema::workers::seen(&db.pool, "w1", "cpu", 1).await.unwrap();
+    let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
+    let eta1 = one["eta_s"].as_f64().unwrap();
+    schema::workers::seen(&db.pool, "w2", "cpu", 3).await.unwrap();
+    let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
+    let eta4 = one["eta_s"].as_f64().unwrap();
+    assert!(eta1 > 0.0 && (eta1 / eta4 - 4.0).abs() < 1e-9, "four slots, a quarter of the time: {eta1} {eta4}");
     let (st, _) = call(&app, "GET", &format!("/api/experiments/{}", uuid::Uuid::new_v4()), None).await;
     assert_eq!(st, StatusCode::NOT_FOUND);
     let (_, gen) = call(&app, "GET", &format!("/api/jobs?experiment={e}&kind=generate"), None).await;
@@ -59,5 +73,6 @@ async fn reads_are_open_and_mutations_need_the_token() {
     assert_eq!(st, StatusCode::FORBIDDEN, "{body}");
     let (st, workers) = call(&closed, "GET", "/api/workers", None).await;
     assert_eq!(st, StatusCode::OK);
-    assert!(workers.as_array().unwrap().is_empty());
+    let ids: Vec<&str> = workers.as_array().unwrap().iter().map(|w| w["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 2, "the two workers announced above: {ids:?}");
 }

@@ -16,7 +16,10 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     let prefix = format!("hfarm-test-{}", db.name);
     let queue = Queue::connect(&redis_url(), &prefix).await.expect("tests need Redis (run ./scripts/services)");
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
-    let report = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap();
+    let report =
+        coordinator::submit(Some(&db.pool), &text, "smoke.toml", false, &coordinator::cost::CostModel::defaults())
+            .await
+            .unwrap();
     let experiment = report.experiment.unwrap();
 
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
@@ -109,7 +112,11 @@ async fn flushing_redis_mid_run_loses_nothing() {
     let redis = PrivateRedis::start();
     let queue = Queue::connect(&redis.url, &format!("hfarm-test-{}", db.name)).await.unwrap();
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
-    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
+    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false, &coordinator::cost::CostModel::defaults())
+        .await
+        .unwrap()
+        .experiment
+        .unwrap();
     let client = redis::Client::open(redis.url.as_str()).unwrap();
     let mut flushed = false;
     let cfg = SchedulerConfig { requeue_after_s: 1.0, ..SchedulerConfig::default() };
@@ -131,7 +138,11 @@ async fn duplicate_deliveries_leave_one_result_per_job() {
     let db = TestDatabase::create().await;
     let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
-    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap().experiment.unwrap();
+    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false, &coordinator::cost::CostModel::defaults())
+        .await
+        .unwrap()
+        .experiment
+        .unwrap();
     let mut pushed: std::collections::HashSet<String> = std::collections::HashSet::new();
     let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
     run_until_done(&db, &queue, e, 72, cfg, async |_| {
@@ -175,7 +186,11 @@ seeds = "1..1"
 blocks = [3]
 planning = 0
 "#;
-    let e = coordinator::submit(Some(&db.pool), grid, "poison.toml", false).await.unwrap().experiment.unwrap();
+    let e = coordinator::submit(Some(&db.pool), grid, "poison.toml", false, &coordinator::cost::CostModel::defaults())
+        .await
+        .unwrap()
+        .experiment
+        .unwrap();
     // Poison one job: a spec no worker can run (a slot that cannot be solved
     // is not poison: it ends "no instance", see tests/unfilled_slots.rs).
     sqlx::query(
@@ -209,7 +224,9 @@ async fn a_waiting_backlog_is_announced_once_and_a_lost_one_again() {
     let redis = PrivateRedis::start();
     let queue = Queue::connect(&redis.url, "backlog").await.unwrap();
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
-    coordinator::submit(Some(&db.pool), &text, "smoke.toml", false).await.unwrap();
+    coordinator::submit(Some(&db.pool), &text, "smoke.toml", false, &coordinator::cost::CostModel::defaults())
+        .await
+        .unwrap();
     let cfg = SchedulerConfig { requeue_after_s: 0.2, ..SchedulerConfig::default() };
     let first = coordinator::scheduler::pass(&db.pool, &queue, &cfg).await.unwrap();
     assert_eq!(first, 26, "the generate jobs are ready");

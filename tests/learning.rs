@@ -43,7 +43,10 @@ async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
     let db = TestDatabase::create().await;
     let redis = support::servers::redis_url();
     let queue = Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
-    let report = coordinator::submit(Some(&db.pool), GRID, "learning.toml", false).await.unwrap();
+    let report =
+        coordinator::submit(Some(&db.pool), GRID, "learning.toml", false, &coordinator::cost::CostModel::defaults())
+            .await
+            .unwrap();
     let experiment = report.experiment.unwrap();
     let total: i64 = report.jobs.values().map(|&n| n as i64).sum();
     // 2 trainings; plans: 2 instances x (ff + TN + N + N+clip).

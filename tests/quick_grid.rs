@@ -16,7 +16,10 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     let redis = support::servers::redis_url();
     let queue = Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/quick.toml")).unwrap();
-    let submitted = coordinator::submit(Some(&db.pool), &text, "quick.toml", false).await.unwrap();
+    let submitted =
+        coordinator::submit(Some(&db.pool), &text, "quick.toml", false, &coordinator::cost::CostModel::defaults())
+            .await
+            .unwrap();
     let experiment = submitted.experiment.unwrap();
     let total: i64 = submitted.jobs.values().map(|&n| n as i64).sum();
 

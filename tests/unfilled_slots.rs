@@ -42,7 +42,10 @@ steps = 40
 async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes() {
     let db = TestDatabase::create().await;
     let queue = Queue::connect(&support::servers::redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
-    let report = coordinator::submit(Some(&db.pool), GRID, "unfilled.toml", false).await.unwrap();
+    let report =
+        coordinator::submit(Some(&db.pool), GRID, "unfilled.toml", false, &coordinator::cost::CostModel::defaults())
+            .await
+            .unwrap();
     let experiment = report.experiment.unwrap();
     let total: i64 = report.jobs.values().map(|&n| n as i64).sum();
 

@@ -8,6 +8,7 @@
 //! Invariant: no SQL (`schema` has it), no learner or libtorch.
 
 pub mod api;
+pub mod cost;
 pub mod report;
 pub mod scheduler;
 pub mod state;

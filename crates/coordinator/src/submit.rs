@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use jobs::expand::expand;
 use jobs::grid::Grid;
 use jobs::JobKind;
+
+use crate::cost::CostModel;
 use schema::{PgPool, StatusCounts, Uuid};
 
 #[derive(Debug, thiserror::Error)]
@@ -29,19 +31,24 @@ pub struct SubmitReport {
     pub new: Option<usize>,
     /// Jobs reused from earlier submissions (None for a dry run).
     pub reused: Option<usize>,
+    /// Projected CPU- and GPU-hours per kind.
+    pub cost: crate::cost::Projection,
 }
 
-/// Parses and expands a grid; records it unless `pool` is None (dry run).
+/// Parses and expands a grid and projects its cost with `model`; records
+/// it unless `pool` is None (dry run).
 pub async fn submit(
     pool: Option<&PgPool>,
     grid_text: &str,
     grid_file: &str,
     force: bool,
+    model: &CostModel,
 ) -> Result<SubmitReport, SubmitError> {
     let grid = Grid::parse(grid_text, grid_file)?;
     let expansion = expand(&grid);
     let jobs = expansion.counts();
-    let mut report = SubmitReport { experiment: None, name: grid.name.clone(), jobs, new: None, reused: None };
+    let cost = crate::cost::project(&expansion.jobs, model);
+    let mut report = SubmitReport { experiment: None, name: grid.name.clone(), jobs, new: None, reused: None, cost };
     if let Some(pool) = pool {
         let id = schema::create_experiment(pool, &grid.name, &grid.description, grid_text).await?;
         let s = schema::submit_jobs(pool, id, &expansion.jobs, force).await?;
@@ -69,4 +76,14 @@ pub async fn status(pool: &PgPool, experiment: Uuid) -> Result<StatusReport, Sub
     let jobs = schema::status_counts(pool, experiment).await?;
     let by_kind = schema::experiments::kind_status_counts(pool, experiment).await?;
     Ok(StatusReport { experiment, name, jobs, by_kind })
+}
+
+/// The cost model calibrated on the farm's finished jobs where the database
+/// has some, else the reference machine's defaults (and says which).
+pub async fn cost_model(pool: Option<&PgPool>) -> (CostModel, bool) {
+    let Some(pool) = pool else { return (CostModel::defaults(), false) };
+    match schema::metrics::measured_rates(pool).await {
+        Ok(rows) if !rows.is_empty() => (CostModel::calibrated(rows), true),
+        _ => (CostModel::defaults(), false),
+    }
 }

@@ -239,17 +239,3 @@ async fn kind_status_rows(pool: &PgPool, experiment: Uuid) -> Result<Vec<(JobKin
     .await?;
     rows.into_iter().map(|(k, s, n)| Ok((k.parse().map_err(DbError::Decode)?, s, n))).collect()
 }
-
-/// How many of the experiment's jobs succeeded in the last `seconds`
-/// (the status API's ETA).
-pub async fn recently_succeeded(pool: &PgPool, experiment: Uuid, seconds: f64) -> Result<i64, DbError> {
-    let (n,): (i64,) = sqlx::query_as(
-        "SELECT count(*) FROM jobs j JOIN experiment_jobs e ON e.job = j.key
-         WHERE e.experiment = $1 AND j.status = 'succeeded' AND j.finished_at > now() - make_interval(secs => $2)",
-    )
-    .bind(experiment)
-    .bind(seconds)
-    .fetch_one(pool)
-    .await?;
-    Ok(n)
-}

@@ -63,6 +63,17 @@ pub async fn connect(url: &str) -> Result<PgPool, DbError> {
     Ok(pool)
 }
 
+/// Connects without touching the schema, waiting at most `timeout_s` (for
+/// read-only uses that can do without, such as a dry run's calibration).
+pub async fn connect_read_only(url: &str, timeout_s: f64) -> Result<PgPool, DbError> {
+    PgPoolOptions::new()
+        .max_connections(2)
+        .acquire_timeout(std::time::Duration::from_secs_f64(timeout_s))
+        .connect(url)
+        .await
+        .map_err(|source| DbError::Connect { url: redact(url), source })
+}
+
 /// Like [`connect`], but creates the database first if the server does not
 /// have it yet (a new user's first `hfarm submit`).
 pub async fn connect_creating(url: &str) -> Result<PgPool, DbError> {

@@ -50,3 +50,86 @@ pub async fn enqueue_to_start_ms(pool: &PgPool) -> Result<(f64, f64), DbError> {
     .fetch_one(pool)
     .await?)
 }
+
+/// What this farm's finished jobs measured, for the cost model
+/// (`coordinator::cost`): one row per group of like jobs.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct Measured {
+    /// `generate`, `label`, `evaluate` (per job); `train` (per step); `plan` (per evaluation).
+    pub kind: String,
+    pub domain: Option<String>,
+    /// generate: the split; train, evaluate, learned plan: the model; plan: the heuristic.
+    pub group: Option<String>,
+    /// How many jobs the figure stands on.
+    pub jobs: i64,
+    /// Seconds per unit (job, step or evaluation).
+    pub seconds: f64,
+    /// plan: mean evaluations per run (unsolved runs count their budget).
+    pub units_per_job: Option<f64>,
+}
+
+/// Per-group rates measured on succeeded jobs: durations of generate,
+/// label and evaluate jobs; seconds per training step (the finishing
+/// attempt's, resumed steps excluded); seconds per evaluation of plan runs.
+pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
+    Ok(sqlx::query_as(
+        "SELECT kind, domain, grp AS \"group\", count(*) AS jobs, avg(s)::float8 AS seconds, NULL::float8 AS units_per_job
+         FROM (SELECT kind, domain, CASE WHEN kind = 'generate' THEN split ELSE model END AS grp,
+                      extract(epoch FROM finished_at - started_at)::float8 AS s
+               FROM jobs WHERE status = 'succeeded' AND kind IN ('generate', 'label', 'evaluate')
+                 AND started_at IS NOT NULL AND finished_at IS NOT NULL) j
+         GROUP BY 1, 2, 3
+         UNION ALL
+         SELECT 'train', m.domain, j.model, count(*),
+                (sum(m.train_seconds) / greatest(sum(m.steps - m.resumed_from), 1))::float8, NULL
+         FROM models m JOIN jobs j ON j.key = m.job GROUP BY 2, 3
+         UNION ALL
+         SELECT 'plan', p.domain, coalesce(t.model, p.heuristic), count(*),
+                (sum(p.search_time_s) / greatest(sum(p.evaluations), 1))::float8, avg(p.evaluations)::float8
+         FROM plan_runs p LEFT JOIN jobs t ON t.key = p.model GROUP BY 2, 3",
+    )
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Unfinished jobs of an experiment, grouped as the cost model groups them.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct Remaining {
+    pub kind: String,
+    pub domain: String,
+    /// generate, label: the split; train, evaluate, learned plans: the model; plans: the heuristic.
+    pub group: String,
+    pub resource: String,
+    pub jobs: i64,
+    /// Mean steps (train), evaluation budget (plan), 1 otherwise.
+    pub units: f64,
+    /// Mean upper bound on a job's seconds (generate: tries x time limit; plan: time limit).
+    pub cap_s: Option<f64>,
+}
+
+/// The experiment's jobs that have not ended, by cost class.
+pub async fn remaining(pool: &PgPool, experiment: uuid::Uuid) -> Result<Vec<Remaining>, DbError> {
+    Ok(sqlx::query_as(
+        "SELECT j.kind, coalesce(j.domain, '') AS domain,
+                coalesce(CASE WHEN j.kind IN ('generate', 'label') THEN j.split
+                              WHEN j.kind = 'train' THEN j.model
+                              WHEN j.kind = 'evaluate' THEN t.model
+                              WHEN j.kind = 'plan' THEN coalesce(t.model, j.heuristic) END, '') AS \"group\",
+                j.resource, count(*) AS jobs,
+                avg(CASE WHEN j.kind = 'train' THEN (j.spec->>'steps')::float8
+                         WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'max_evaluations')::float8
+                         ELSE 1 END)::float8 AS units,
+                avg(CASE WHEN j.kind = 'generate'
+                           THEN (j.spec->'limits'->>'tries')::float8 * (j.spec->'limits'->>'time_s')::float8
+                         WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'time_s')::float8 END)::float8 AS cap_s
+         FROM jobs j
+         JOIN experiment_jobs e ON e.job = j.key AND e.experiment = $1
+         LEFT JOIN job_inputs i ON i.job = j.key AND i.position = 0 AND j.kind IN ('evaluate', 'plan')
+         LEFT JOIN jobs t ON t.key = i.input AND t.kind = 'train'
+         WHERE j.status IN ('pending', 'queued', 'running', 'failed')
+         GROUP BY 1, 2, 3, 4",
+    )
+    .bind(experiment)
+    .fetch_all(pool)
+    .await?)
+}

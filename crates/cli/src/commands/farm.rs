@@ -181,12 +181,27 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
     let file = a.grid.display().to_string();
     let text = std::fs::read_to_string(&a.grid).with_context(|| format!("cannot read {file}"))?;
-    let report = runtime()?.block_on(async {
+    let (report, calibrated) = runtime()?.block_on(async {
         let pool = if a.dry_run { None } else { Some(schema::connect_creating(&a.db.database_url).await?) };
-        coordinator::submit(pool.as_ref(), &text, &file, a.force).await.map_err(anyhow::Error::from)
+        // A dry run records nothing, but calibrates on the farm's measurements when its database answers.
+        let reader = match &pool {
+            Some(p) => Some(p.clone()),
+            None => schema::connect_read_only(&a.db.database_url, 3.0).await.ok(),
+        };
+        let (model, calibrated) = coordinator::submit::cost_model(reader.as_ref()).await;
+        let report = coordinator::submit(pool.as_ref(), &text, &file, a.force, &model).await?;
+        Ok::<_, anyhow::Error>((report, calibrated))
     })?;
+    let basis = if calibrated {
+        "calibrated on this farm's finished jobs where it measured alike ones, else the reference machine's figures"
+    } else {
+        "the reference machine's figures (this farm has measured nothing yet)"
+    };
     if a.json {
-        let mut v = serde_json::json!({ "experiment": report.experiment, "jobs": report.jobs });
+        let mut v = serde_json::json!({
+            "experiment": report.experiment, "jobs": report.jobs,
+            "cost": report.cost, "cost_basis": if calibrated { "calibrated" } else { "defaults" },
+        });
         if let (Some(n), Some(r)) = (report.new, report.reused) {
             v["new"] = n.into();
             v["reused"] = r.into();
@@ -198,9 +213,13 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
             Some(id) => println!("{id}"),
             None => eprintln!("dry run: experiment `{}` would have these jobs", report.name),
         }
+        eprintln!("  {:10} {:>8} {:>11} {:>11}", "kind", "jobs", "CPU-hours", "GPU-hours");
         for (kind, n) in &report.jobs {
-            eprintln!("  {:10} {n}", kind.as_str());
+            let c = report.cost.by_kind.get(kind).cloned().unwrap_or_default();
+            eprintln!("  {:10} {n:>8} {:>11.1} {:>11.1}", kind.as_str(), c.cpu_hours, c.gpu_hours);
         }
+        eprintln!("  {:10} {:>8} {:>11.1} {:>11.1}", "total", "", report.cost.cpu_hours, report.cost.gpu_hours);
+        eprintln!("  projected from {basis}");
         if let (Some(n), Some(r)) = (report.new, report.reused) {
             eprintln!("  {n} new, {r} reused from earlier submissions");
         }

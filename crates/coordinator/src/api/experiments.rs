@@ -22,9 +22,6 @@ async fn list(State(s): State<AppState>) -> ApiResult {
     Ok(Json(json!(out)))
 }
 
-/// The window over which the ETA's completion rate is measured.
-const ETA_WINDOW_S: f64 = 600.0;
-
 async fn one(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResult {
     let report = match crate::status(&s.pool, id).await {
         Ok(r) => r,
@@ -34,12 +31,30 @@ async fn one(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResult {
         Err(e) => return Err(ApiError(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
     };
     let (total, done) = (report.jobs.total(), report.jobs.finished());
-    let recent = schema::experiments::recently_succeeded(&s.pool, id, ETA_WINDOW_S).await?;
-    let eta_s = (recent > 0 && done < total).then(|| (total - done) as f64 / (recent as f64 / ETA_WINDOW_S));
+    let eta_s = eta(&s, id).await?;
     let unfilled = schema::slots::unfilled(&s.pool, id).await?.len();
     Ok(Json(json!({
         "id": id, "name": report.name, "jobs": report.jobs, "by_kind": report.by_kind,
         "total": total, "done": done, "finished": done == total, "eta_s": eta_s,
         "slots_without_instance": unfilled,
     })))
+}
+
+/// Seconds until the experiment's unfinished jobs are done: their projected
+/// work per resource class (`cost`, the model `hfarm submit --dry-run`
+/// uses) over the live workers' slots of that class; None while a class
+/// with work left has no live worker.
+async fn eta(s: &AppState, id: Uuid) -> Result<Option<f64>, ApiError> {
+    let (model, _) = crate::submit::cost_model(Some(&s.pool)).await;
+    let left = crate::cost::remaining_seconds(&schema::metrics::remaining(&s.pool, id).await?, &model);
+    let live = schema::workers::live_by_class(&s.pool, super::workers::LIVE_AFTER_S).await?;
+    let mut eta: f64 = 0.0;
+    for (class, seconds) in left {
+        let slots = live.iter().find(|w| w.class == class.as_str()).map_or(0, |w| w.slots);
+        if slots == 0 {
+            return Ok(None);
+        }
+        eta = eta.max(seconds / slots as f64);
+    }
+    Ok(Some(eta))
 }

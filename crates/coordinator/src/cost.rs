@@ -1,0 +1,312 @@
+//! What a grid will cost before it runs, and how long an experiment has
+//! left: CPU-hours and GPU-hours per job kind from a cost model calibrated
+//! on this farm's finished jobs (`schema::metrics::measured_rates`), with
+//! defaults measured on the reference machine (`cost_defaults.toml`) where
+//! the farm has measured nothing alike yet.
+//!
+//! A job's cost is `units x seconds per unit`: one unit per generate, label
+//! and evaluate job; a training's steps; a plan run's evaluations (its
+//! budget, unless the farm measured how many runs of that kind really
+//! use). A generate job never costs more than its tries x time limit.
+
+use std::collections::{BTreeMap, HashMap};
+
+use jobs::spec::PlanHeuristic;
+use jobs::{Job, JobKey, JobKind, JobSpec, Resource};
+use schema::metrics::Measured;
+use serde::{Deserialize, Serialize};
+
+/// Jobs alike in cost: a kind, a domain and a group (generate: the split;
+/// train, evaluate and learned plans: the model; classical plans: the
+/// heuristic), with the units one job of it takes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobClass {
+    pub kind: JobKind,
+    pub domain: String,
+    pub group: String,
+    pub resource: Resource,
+    /// Steps (train), evaluation budget (plan), 1 otherwise.
+    pub units: f64,
+    /// An upper bound on a job's seconds (generate: tries x time limit).
+    pub cap_s: Option<f64>,
+}
+
+impl JobClass {
+    /// The class of `job`; `models` maps train job keys to their model's
+    /// name (a learned plan job costs what its model costs to evaluate).
+    pub fn of(job: &Job, models: &HashMap<JobKey, String>) -> JobClass {
+        let (domain, group, units, cap_s) = match &job.spec {
+            JobSpec::Generate { domain, split, limits, .. } => {
+                (domain.clone(), split.as_str().to_string(), 1.0, Some(limits.tries as f64 * limits.time_s))
+            }
+            JobSpec::Label { domain, split } => (domain.clone(), split.as_str().to_string(), 1.0, None),
+            JobSpec::Train { domain, model, steps, .. } => (domain.clone(), name(model), *steps as f64, None),
+            JobSpec::Evaluate { domain, .. } => {
+                let model = job.inputs.first().and_then(|k| models.get(k)).cloned().unwrap_or_default();
+                (domain.clone(), model, 1.0, None)
+            }
+            JobSpec::Plan { domain, heuristic, limits } => {
+                let group = match heuristic {
+                    PlanHeuristic::Classical { name } => name.clone(),
+                    PlanHeuristic::Learned { .. } => {
+                        job.inputs.first().and_then(|k| models.get(k)).cloned().unwrap_or_default()
+                    }
+                };
+                (domain.clone(), group, limits.max_evaluations as f64, Some(limits.time_s))
+            }
+            JobSpec::Noop { .. } => (String::new(), String::new(), 1.0, None),
+        };
+        JobClass { kind: job.spec.kind(), domain, group, resource: job.spec.resource(), units, cap_s }
+    }
+}
+
+/// A serde-named enum value (`"nlm"`), as the axis columns hold it.
+fn name<T: Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(v) => v.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+/// The reference machine's figures (see the file's comments for their sources).
+const DEFAULTS: &str = include_str!("cost_defaults.toml");
+
+#[derive(Debug, Clone, Deserialize)]
+struct Defaults {
+    /// Seconds per job, by kind, then domain (`*` for any), then group (`*` for any).
+    generate: BTreeMap<String, BTreeMap<String, f64>>,
+    label: BTreeMap<String, f64>,
+    evaluate: BTreeMap<String, f64>,
+    /// Seconds per step, by resource class, then model.
+    train: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Seconds per evaluation, by heuristic or model, then domain.
+    plan: BTreeMap<String, BTreeMap<String, f64>>,
+}
+
+/// Where a figure came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// This farm's finished jobs of the same class.
+    Measured,
+    /// The reference machine's defaults.
+    Default,
+}
+
+/// Seconds per unit for every job class.
+#[derive(Debug, Clone)]
+pub struct CostModel {
+    defaults: Defaults,
+    measured: HashMap<(String, String, String), Measured>,
+}
+
+impl CostModel {
+    /// The reference machine's figures only.
+    pub fn defaults() -> CostModel {
+        let defaults = toml::from_str(DEFAULTS).expect("cost_defaults.toml is valid (tested)");
+        CostModel { defaults, measured: HashMap::new() }
+    }
+
+    /// Defaults overridden by what this farm measured.
+    pub fn calibrated(measured: Vec<Measured>) -> CostModel {
+        let mut m = CostModel::defaults();
+        for r in measured {
+            let key = (r.kind.clone(), r.domain.clone().unwrap_or_default(), r.group.clone().unwrap_or_default());
+            m.measured.insert(key, r);
+        }
+        m
+    }
+
+    fn default_rate(&self, c: &JobClass) -> f64 {
+        let d = &self.defaults;
+        let by_domain = |m: &BTreeMap<String, f64>| m.get(&c.domain).or_else(|| m.get("*")).copied();
+        let found = match c.kind {
+            JobKind::Generate => {
+                let split = d.generate.get(&c.group).or_else(|| d.generate.get("*"));
+                split.and_then(by_domain)
+            }
+            JobKind::Label => by_domain(&d.label),
+            JobKind::Evaluate => by_domain(&d.evaluate),
+            JobKind::Train => {
+                let class = d.train.get(c.resource.as_str()).or_else(|| d.train.get("*"));
+                class.and_then(|m| m.get(&c.group).or_else(|| m.get("*")).copied())
+            }
+            JobKind::Plan => d.plan.get(&c.group).or_else(|| d.plan.get("*")).and_then(by_domain),
+            JobKind::Noop => Some(0.0),
+        };
+        found.unwrap_or(1.0)
+    }
+
+    /// Seconds one job of class `c` takes, and where the figure came from.
+    pub fn seconds(&self, c: &JobClass) -> (f64, Source) {
+        let key = (c.kind.as_str().to_string(), c.domain.clone(), c.group.clone());
+        let (rate, units, source) = match self.measured.get(&key) {
+            Some(m) => (m.seconds, m.units_per_job.unwrap_or(c.units), Source::Measured),
+            None => (self.default_rate(c), c.units, Source::Default),
+        };
+        let s = rate * units;
+        (c.cap_s.map_or(s, |cap| s.min(cap)), source)
+    }
+}
+
+/// The cost of one kind's jobs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct KindCost {
+    pub jobs: usize,
+    pub cpu_hours: f64,
+    pub gpu_hours: f64,
+    /// Jobs whose figure came from this farm's measurements.
+    pub measured: usize,
+}
+
+/// A grid's projected cost.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Projection {
+    pub by_kind: BTreeMap<JobKind, KindCost>,
+    pub cpu_hours: f64,
+    pub gpu_hours: f64,
+}
+
+impl Projection {
+    pub fn add(&mut self, kind: JobKind, resource: Resource, jobs: usize, seconds: f64, source: Source) {
+        let k = self.by_kind.entry(kind).or_default();
+        k.jobs += jobs;
+        if source == Source::Measured {
+            k.measured += jobs;
+        }
+        let hours = seconds / 3600.0;
+        match resource {
+            Resource::Cpu => {
+                k.cpu_hours += hours;
+                self.cpu_hours += hours;
+            }
+            Resource::Gpu => {
+                k.gpu_hours += hours;
+                self.gpu_hours += hours;
+            }
+        }
+    }
+}
+
+/// Seconds of work left per resource class: the experiment's unfinished
+/// jobs (`schema::metrics::remaining`) at the model's rates.
+pub fn remaining_seconds(rows: &[schema::metrics::Remaining], model: &CostModel) -> BTreeMap<Resource, f64> {
+    let mut out = BTreeMap::new();
+    for r in rows {
+        let (Ok(kind), Some(resource)) =
+            (r.kind.parse::<JobKind>(), Resource::ALL.into_iter().find(|c| c.as_str() == r.resource))
+        else {
+            continue;
+        };
+        let class = JobClass {
+            kind,
+            domain: r.domain.clone(),
+            group: r.group.clone(),
+            resource,
+            units: r.units,
+            cap_s: r.cap_s,
+        };
+        *out.entry(resource).or_insert(0.0) += model.seconds(&class).0 * r.jobs as f64;
+    }
+    out
+}
+
+/// The projected cost of `jobs` (a grid's expansion).
+pub fn project(jobs: &[Job], model: &CostModel) -> Projection {
+    let models: HashMap<JobKey, String> = jobs
+        .iter()
+        .filter_map(|j| match &j.spec {
+            JobSpec::Train { model, .. } => Some((j.key.clone(), name(model))),
+            _ => None,
+        })
+        .collect();
+    let mut p = Projection::default();
+    for j in jobs {
+        let c = JobClass::of(j, &models);
+        let (s, source) = model.seconds(&c);
+        p.add(c.kind, c.resource, 1, s, source);
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jobs::grid::Grid;
+
+    fn grid(text: &str) -> Vec<Job> {
+        jobs::expand::expand(&Grid::parse(text, "g.toml").unwrap()).jobs
+    }
+
+    const SMALL: &str = r#"
+name = "small"
+seeds = [1, 2]
+[baselines]
+heuristics = ["ff"]
+[domains.gripper.train]
+seeds = "1..2"
+balls = [2]
+[domains.gripper.validation]
+seeds = "1..1"
+balls = [2]
+[domains.gripper.test]
+seeds = "1..2"
+balls = [20]
+limits = { time_s = 10, tries = 3 }
+[[learning]]
+models = ["nlm"]
+distributions = ["truncated"]
+sigma = ["learn"]
+bounds = ["lmcut"]
+residuals = ["ff"]
+steps = 1000
+"#;
+
+    #[test]
+    fn the_defaults_parse_and_cover_every_kind() {
+        let m = CostModel::defaults();
+        assert!(!m.defaults.generate.is_empty() && !m.defaults.plan.is_empty());
+        let p = project(&grid(SMALL), &m);
+        for kind in [JobKind::Generate, JobKind::Label, JobKind::Train, JobKind::Evaluate, JobKind::Plan] {
+            let k = &p.by_kind[&kind];
+            assert!(k.jobs > 0 && k.cpu_hours + k.gpu_hours > 0.0, "{kind:?}: {k:?}");
+            assert_eq!(k.measured, 0);
+        }
+        assert!(p.by_kind[&JobKind::Train].gpu_hours > 0.0 && p.by_kind[&JobKind::Train].cpu_hours == 0.0);
+    }
+
+    #[test]
+    fn units_scale_the_cost_caps_bound_it_and_measurements_win() {
+        let jobs = grid(SMALL);
+        let train: Vec<&Job> = jobs.iter().filter(|j| j.spec.kind() == JobKind::Train).collect();
+        let none = HashMap::new();
+        let c = JobClass::of(train[0], &none);
+        assert_eq!((c.group.as_str(), c.units), ("nlm", 1000.0));
+        let measured = |kind: &str, group: &str, seconds: f64, units: Option<f64>| Measured {
+            kind: kind.into(),
+            domain: Some("gripper".into()),
+            group: Some(group.into()),
+            jobs: 3,
+            seconds,
+            units_per_job: units,
+        };
+        let m = CostModel::calibrated(vec![
+            measured("train", "nlm", 0.5, None),
+            measured("generate", "test", 1_000.0, None),
+            measured("plan", "ff", 0.001, Some(200.0)),
+        ]);
+        assert_eq!(m.seconds(&c), (500.0, Source::Measured), "1000 steps at 0.5 s");
+        let generate =
+            jobs.iter().find(|j| matches!(&j.spec, JobSpec::Generate { split, .. } if split.as_str() == "test"));
+        let g = JobClass::of(generate.unwrap(), &none);
+        assert_eq!(m.seconds(&g), (30.0, Source::Measured), "never more than 3 tries x 10 s");
+        let ff =
+            jobs.iter().find(|j| matches!(&j.spec, JobSpec::Plan { heuristic: PlanHeuristic::Classical { .. }, .. }));
+        let (s, _) = m.seconds(&JobClass::of(ff.unwrap(), &none));
+        assert!((s - 0.2).abs() < 1e-12, "200 measured evaluations per run, not the budget: {s}");
+        let p = project(&jobs, &m);
+        assert_eq!(p.by_kind[&JobKind::Train].measured, 2);
+        assert!((p.by_kind[&JobKind::Train].gpu_hours - 2.0 * 500.0 / 3600.0).abs() < 1e-9);
+    }
+}
