@@ -309,4 +309,20 @@ steps = 1000
         assert_eq!(p.by_kind[&JobKind::Train].measured, 2);
         assert!((p.by_kind[&JobKind::Train].gpu_hours - 2.0 * 500.0 / 3600.0).abs() < 1e-9);
     }
+
+    #[test]
+    fn the_paper_grid_projects_its_trainings_by_hand_arithmetic() {
+        let text = include_str!("../../../grids/ijcai24.toml");
+        let jobs = grid(text);
+        let p = project(&jobs, &CostModel::defaults());
+        // 4 domains x 5 seeds: NLM 12 configurations x 100,000 steps at 0.0114 s,
+        // HGN and linear 8 each x 40,000 steps at 0.0114 s and 0.005 s.
+        let by_hand = 20.0 * (12.0 * 100_000.0 * 0.0114 + 8.0 * 40_000.0 * (0.0114 + 0.005)) / 3600.0;
+        let train = &p.by_kind[&JobKind::Train];
+        assert_eq!(train.jobs, 560);
+        assert!((train.gpu_hours - by_hand).abs() < 1e-6, "{} vs {by_hand}", train.gpu_hours);
+        // Every plan run at its whole budget: 86,800 runs.
+        assert_eq!(p.by_kind[&JobKind::Plan].jobs, 86_800);
+        assert!(p.cpu_hours > p.by_kind[&JobKind::Plan].cpu_hours && p.gpu_hours == train.gpu_hours);
+    }
 }
