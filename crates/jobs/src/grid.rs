@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use planner::generate::{self as generators, DomainInfo, Kind, Param, ParamValues, Params, Value};
+use planner::heuristics::ResidualBase;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
@@ -65,31 +66,59 @@ pub enum Sigma {
     Fixed,
 }
 
-/// The admissible lower bound of the truncated Gaussian.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bound {
-    Lmcut,
-    Hmax,
-    Blind,
-}
+/// The admissible lower bound of the truncated Gaussian (and of a Gaussian's
+/// +clip estimate): a registered heuristic that can bound
+/// (`planner::heuristics`), serialized as its name (`"lmcut"`). Named in a
+/// grid, a heuristic that is unknown or not admissible is refused at its
+/// key (`learning[0].bounds[1]: ...`).
+pub use planner::heuristics::LowerBound as Bound;
 
-impl Bound {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Bound::Lmcut => "lmcut",
-            Bound::Hmax => "hmax",
-            Bound::Blind => "blind",
+/// The residual base of a model: a registered heuristic that can be one, or
+/// none; serialized as its name or `"none"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Residual(pub Option<ResidualBase>);
+
+impl Residual {
+    /// No residual: mu = delta_mu.
+    pub const NONE: Residual = Residual(None);
+    const NONE_NAME: &'static str = "none";
+
+    /// `"none"` or a registered heuristic that can be a residual base.
+    pub fn new(name: &str) -> Result<Residual, String> {
+        if name == Residual::NONE_NAME {
+            return Ok(Residual::NONE);
         }
+        ResidualBase::new(name).map(|b| Residual(Some(b))).map_err(|e| format!("{e}, or none"))
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.0.map_or(Residual::NONE_NAME, ResidualBase::name)
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Residual {
-    None,
-    Ff,
-    Lmcut,
+impl std::str::FromStr for Residual {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Residual, String> {
+        Residual::new(s)
+    }
+}
+
+impl fmt::Display for Residual {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Residual {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Residual {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Residual, D::Error> {
+        Residual::new(&String::deserialize(d)?).map_err(de::Error::custom)
+    }
 }
 
 /// Limits for solving a generated instance optimally.
@@ -420,7 +449,9 @@ pub struct Learning {
     pub models: Vec<Model>,
     pub distributions: Vec<Distribution>,
     pub sigma: Vec<Sigma>,
+    /// Registered admissible heuristics, checked while reading.
     pub bounds: Vec<Bound>,
+    /// `none` or registered heuristics, checked while reading.
     pub residuals: Vec<Residual>,
     #[serde(default = "default_steps")]
     pub steps: u64,

@@ -209,12 +209,42 @@ fn every_registered_domain_reads_its_parameters_from_its_descriptor() {
     );
 }
 
-/// A learner's bound must be admissible, as the planner's registry says.
+/// A learner's bound must be admissible, as the planner's registry says; a
+/// residual base must be registered. Both are refused at their key.
 #[test]
-fn bounds_are_admissible_heuristics() {
-    use jobs::grid::Bound;
-    for b in [Bound::Lmcut, Bound::Hmax, Bound::Blind] {
-        let info = planner::heuristics::info(b.as_str()).unwrap_or_else(|| panic!("{} is not registered", b.as_str()));
-        assert!(info.admissible, "{}", info.name);
+fn bounds_are_admissible_heuristics_and_residuals_registered_ones() {
+    let learning = |bounds: &str, residuals: &str| {
+        format!(
+            "{}\n[[learning]]\nmodels = [\"linear\"]\ndistributions = [\"truncated\"]\nsigma = [\"learn\"]\nbounds = {bounds}\nresiduals = {residuals}\n",
+            smoke_text()
+        )
+    };
+    let g = Grid::parse(&learning("[\"lmcut\", \"hmax\", \"blind\"]", "[\"none\", \"ff\", \"hadd\"]"), "g").unwrap();
+    let names: Vec<&str> = g.learning[0].bounds.iter().map(|b| b.name()).collect();
+    assert_eq!(names, ["lmcut", "hmax", "blind"]);
+    for b in &g.learning[0].bounds {
+        assert!(planner::heuristics::info(b.name()).unwrap().admissible, "{b}");
     }
+    let residuals: Vec<&str> = g.learning[0].residuals.iter().map(|r| r.as_str()).collect();
+    assert_eq!(residuals, ["none", "ff", "hadd"]);
+    assert_eq!(g.learning[0].residuals[0], jobs::grid::Residual::NONE);
+
+    let e = err(&learning("[\"lmcut\", \"hadd\"]", "[\"ff\"]"));
+    assert!(
+        e.contains(
+            "learning[0].bounds[1]: `hadd` is not admissible, so it cannot bound the truncated Gaussian; \
+             expected one of blind, hmax, lmcut"
+        ),
+        "{e}"
+    );
+    let e = err(&learning("[\"fancy\"]", "[\"ff\"]"));
+    assert!(e.contains("learning[0].bounds[0]: unknown heuristic `fancy`; expected one of blind, hmax, lmcut"), "{e}");
+    let e = err(&learning("[\"lmcut\"]", "[\"ff\", \"fancy\"]"));
+    assert!(
+        e.contains(
+            "learning[0].residuals[1]: unknown heuristic `fancy`; expected one of blind, goalcount, hmax, hadd, ff, \
+             lmcut, or none"
+        ),
+        "{e}"
+    );
 }

@@ -49,8 +49,8 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
         model: Model::Nlm,
         distribution: Distribution::Truncated,
         sigma: Sigma::Learn,
-        bound: Some(Bound::Lmcut),
-        residual: Residual::Ff,
+        bound: Some(Bound::new("lmcut").unwrap()),
+        residual: Residual::new("ff").unwrap(),
         seed: 3,
         steps: 40_000,
         train_instances: 400,
@@ -61,7 +61,7 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
     );
     assert_eq!(key(train, &[gen, "fedcba9876543210fedcba9876543210"]), "9d4274d8f253ef185934710e7a3135a2");
     assert_eq!(
-        key(JobSpec::Evaluate { domain: "gripper".into(), bound: Bound::Hmax }, &[gen]),
+        key(JobSpec::Evaluate { domain: "gripper".into(), bound: Bound::new("hmax").unwrap() }, &[gen]),
         "eb1a67aee1ca1c72b49b5bffdc7ec794"
     );
     let classical = JobSpec::Plan {
@@ -76,7 +76,7 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
     assert_eq!(key(classical, &[gen]), "5561594cfef210ebd138fbe72c0289d6");
     let learned = JobSpec::Plan {
         domain: "gripper".into(),
-        heuristic: PlanHeuristic::Learned { clip: Some(Bound::Lmcut) },
+        heuristic: PlanHeuristic::Learned { clip: Some(Bound::new("lmcut").unwrap()) },
         limits: PlanLimits::default(),
     };
     assert_eq!(key(learned, &[gen, gen]), "723f324efbeb777b7046295ede4f3991");

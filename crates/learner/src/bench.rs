@@ -15,7 +15,7 @@ use crate::encode::RelationalBatch;
 use crate::models::Nlm;
 use crate::optim::AdamW;
 use crate::train::{CheckpointTag, Recorder, Trainer};
-use crate::{Axes, Classical, Family, LearnError, ModelKind, Predictor, SigmaMode, TrainConfig};
+use crate::{Axes, Family, LearnError, LowerBound, ModelKind, Predictor, ResidualBase, SigmaMode, TrainConfig};
 
 #[derive(Debug, Serialize)]
 pub struct NlmSpeed {
@@ -92,8 +92,8 @@ fn proposed(model: ModelKind) -> Axes {
         model,
         family: Family::Truncated,
         sigma: SigmaMode::Learn,
-        lower: Some(Classical::Lmcut),
-        residual: Some(Classical::Ff),
+        lower: Some(LowerBound::new("lmcut").expect("registered and admissible")),
+        residual: Some(ResidualBase::new("ff").expect("registered")),
     }
 }
 

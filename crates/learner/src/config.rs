@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::distribution::Family;
+pub use planner::heuristics::{LowerBound, ResidualBase};
 
 /// The function approximator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,29 +27,6 @@ pub enum SigmaMode {
     Fixed,
 }
 
-/// A classical heuristic whose per-state value the learner reads: lower
-/// bounds (admissible) and residual bases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Classical {
-    Lmcut,
-    Hmax,
-    Blind,
-    Ff,
-}
-
-impl Classical {
-    /// The planner's name for it.
-    pub fn planner_name(self) -> &'static str {
-        match self {
-            Classical::Lmcut => "lmcut",
-            Classical::Hmax => "hmax",
-            Classical::Blind => "blind",
-            Classical::Ff => "ff",
-        }
-    }
-}
-
 /// Everything needed to rebuild a trained network and use it: stored with
 /// its weights.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -57,10 +35,12 @@ pub struct ModelConfig {
     pub family: Family,
     pub sigma: SigmaMode,
     /// The lower bound l of the truncated Gaussian, and the bound a Gaussian's
-    /// +clip estimate uses. None: no lower bound (-1e5).
-    pub lower: Option<Classical>,
-    /// mu = delta_mu + h for this h (residual learning), or mu = delta_mu.
-    pub residual: Option<Classical>,
+    /// +clip estimate uses: a registered admissible heuristic, stored by name
+    /// (`"lmcut"`). None: no lower bound (-1e5).
+    pub lower: Option<LowerBound>,
+    /// mu = delta_mu + h for this registered heuristic h (residual
+    /// learning; stored by name, `"ff"`), or mu = delta_mu (null).
+    pub residual: Option<ResidualBase>,
     /// The network's shape for this domain (input vocabulary and sizes).
     pub shape: crate::models::Shape,
 }
@@ -93,5 +73,28 @@ impl TrainConfig {
             validate_every: (steps / 40).clamp(1, 1000),
             train_instances: 400,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every checkpoint stores its configuration as JSON: the bound and the
+    /// residual stay heuristic names, as they were when they were an enum.
+    #[test]
+    fn stored_model_configs_read_back() {
+        let stored = r#"{"model":"linear","family":"truncated","sigma":"learn","lower":"lmcut","residual":"ff","shape":{"model":"linear","features":4}}"#;
+        let c: ModelConfig = serde_json::from_str(stored).unwrap();
+        assert_eq!(c.lower.map(LowerBound::name), Some("lmcut"));
+        assert_eq!(c.residual.map(ResidualBase::name), Some("ff"));
+        assert_eq!(serde_json::to_string(&c).unwrap(), stored);
+        let none = stored.replace(r#""lower":"lmcut","residual":"ff""#, r#""lower":null,"residual":null"#);
+        let c: ModelConfig = serde_json::from_str(&none).unwrap();
+        assert_eq!((c.lower, c.residual), (None, None));
+        assert_eq!(serde_json::to_string(&c).unwrap(), none);
+        let bad = stored.replace(r#""lower":"lmcut""#, r#""lower":"hadd""#);
+        let e = serde_json::from_str::<ModelConfig>(&bad).unwrap_err().to_string();
+        assert!(e.contains("`hadd` is not admissible"), "{e}");
     }
 }

@@ -1,9 +1,10 @@
 //! Labelled data as the farm stores it: per instance, the problem and the
-//! states of its optimal plan with h* and classical heuristic values.
+//! states of its optimal plan with h* and every registered classical
+//! heuristic's value.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-
-use crate::config::Classical;
 
 /// One labelled state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -11,23 +12,18 @@ pub struct Sample {
     /// Every true atom, static ones included, as "(pred a b)".
     pub atoms: Vec<String>,
     pub h_star: f64,
-    pub lmcut: Option<f64>,
-    pub hmax: Option<f64>,
-    pub blind: Option<f64>,
-    pub ff: Option<f64>,
-    pub goalcount: Option<f64>,
+    /// The classical heuristics' values by registered name
+    /// (`planner::heuristics::NAMES`); None at a dead end.
+    pub heuristics: BTreeMap<String, Option<f64>>,
     pub deletes_ignored: Option<f64>,
     pub mean_deletes_ignored: Option<f64>,
 }
 
 impl Sample {
-    pub fn value(&self, h: Classical) -> Option<f64> {
-        match h {
-            Classical::Lmcut => self.lmcut,
-            Classical::Hmax => self.hmax,
-            Classical::Blind => self.blind,
-            Classical::Ff => self.ff,
-        }
+    /// The value of the heuristic `name`; None at a dead end or where the
+    /// state was labelled without it.
+    pub fn value(&self, name: &str) -> Option<f64> {
+        self.heuristics.get(name).copied().flatten()
     }
 }
 
@@ -58,11 +54,7 @@ impl From<planner::label::LabelledState> for Sample {
         Sample {
             atoms: l.atoms,
             h_star: l.h_star as f64,
-            lmcut: l.lmcut,
-            hmax: l.hmax,
-            blind: l.blind,
-            ff: l.ff,
-            goalcount: l.goalcount,
+            heuristics: l.heuristics,
             deletes_ignored: l.deletes_ignored,
             mean_deletes_ignored: l.mean_deletes_ignored,
         }
@@ -93,4 +85,35 @@ pub fn parse_atom(atom: &str) -> Option<(&str, Vec<&str>)> {
     let mut parts = inner.split_whitespace();
     let pred = parts.next()?;
     Some((pred, parts.collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The planner's labels become samples that carry every registered
+    /// heuristic by name, and survive a JSON round trip.
+    #[test]
+    fn labelled_states_become_samples_with_every_registered_heuristic() {
+        let params = planner::generate::Params::Gripper { balls: 2 };
+        let inst = (1..20).find_map(|seed| solve_and_label(&params, seed)).expect("a non-trivial instance");
+        assert!(inst.samples.len() > 2);
+        for s in &inst.samples {
+            let mut names: Vec<&str> = s.heuristics.keys().map(String::as_str).collect();
+            let mut registered = planner::heuristics::NAMES.to_vec();
+            names.sort();
+            registered.sort();
+            assert_eq!(names, registered);
+            assert!(s.value("lmcut").unwrap() <= s.h_star && s.value("hmax").unwrap() <= s.value("lmcut").unwrap());
+            assert_eq!(s.value("fancy"), None);
+        }
+        let json = serde_json::to_string(&inst).unwrap();
+        assert!(json.contains(r#""heuristics":{"blind":"#), "{json}");
+        let back: LabelledInstance = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, inst);
+        let mut dead = inst.samples[0].clone();
+        dead.heuristics.insert("ff".into(), None);
+        let back: Sample = serde_json::from_str(&serde_json::to_string(&dead).unwrap()).unwrap();
+        assert_eq!((back.value("ff"), back.heuristics.get("ff")), (None, Some(&None)));
+    }
 }

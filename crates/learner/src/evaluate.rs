@@ -5,7 +5,7 @@ use planner::pddl::Domain;
 use serde::{Deserialize, Serialize};
 use tch::Kind;
 
-use crate::config::{Classical, Family};
+use crate::config::{Family, LowerBound};
 use crate::data::LabelledInstance;
 use crate::predictor::Predictor;
 use crate::prepare::{ground_all, parse_domain, Prepared};
@@ -69,7 +69,7 @@ pub fn evaluate(
     predictor: &mut Predictor,
     domain_pddl: &str,
     instances: &[LabelledInstance],
-    clip: Option<Classical>,
+    clip: Option<LowerBound>,
 ) -> Result<Metrics, LearnError> {
     if predictor.config.family == Family::Gaussian {
         predictor.config.lower = clip;

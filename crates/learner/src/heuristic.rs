@@ -2,12 +2,12 @@
 //! Gaussian's +clip estimate) of every successor of an expansion, computed
 //! in one forward pass.
 
-use planner::heuristics::{self, FeatureValues, Heuristic, RelaxedPlanFeatures, StateBatch, DEAD_END};
+use planner::heuristics::{FeatureValues, Heuristic, RelaxedPlanFeatures, StateBatch, DEAD_END};
 use planner::pddl::Domain;
 use planner::Task;
 use tch::{Device, Kind};
 
-use crate::config::{Classical, Family, ModelKind};
+use crate::config::{Family, LowerBound, ModelKind};
 use crate::encode::{Encoder, InstanceInput, StateInput};
 use crate::predictor::{Predictor, Side};
 use crate::prepare::parse_domain;
@@ -26,10 +26,6 @@ pub struct LearnedHeuristic {
     pub forward_passes: u64,
 }
 
-fn classical(h: Classical, task: &Task) -> Box<dyn Heuristic> {
-    heuristics::by_name(h.planner_name(), task).expect("a planner heuristic")
-}
-
 impl LearnedHeuristic {
     /// Builds the heuristic for one problem. Search must run on
     /// [`LearnedHeuristic::task`]: the unpruned grounding whose facts the
@@ -39,7 +35,7 @@ impl LearnedHeuristic {
         mut predictor: Predictor,
         domain_pddl: &str,
         problem_pddl: &str,
-        clip_bound: Option<Classical>,
+        clip_bound: Option<LowerBound>,
     ) -> Result<LearnedHeuristic, LearnError> {
         let domain = parse_domain(domain_pddl)?;
         let (problem, task) = crate::encode::ground(&domain, problem_pddl, "problem.pddl")?;
@@ -47,8 +43,8 @@ impl LearnedHeuristic {
         if predictor.config.family == Family::Gaussian {
             predictor.config.lower = clip_bound;
         }
-        let lower = predictor.config.lower.map(|h| classical(h, &task));
-        let residual = predictor.config.residual.map(|h| classical(h, &task));
+        let lower = predictor.config.lower.map(|h| h.build(&task));
+        let residual = predictor.config.residual.map(|h| h.build(&task));
         let features = (predictor.config.model == ModelKind::Linear).then(|| RelaxedPlanFeatures::new(&task));
         let instance = Encoder { shape: &predictor.config.shape, domain: &domain }.prepare(task, &problem)?;
         let c = &predictor.config;
@@ -57,7 +53,7 @@ impl LearnedHeuristic {
             c.model,
             c.family,
             c.sigma,
-            c.residual.map(|h| h.planner_name()).unwrap_or("none"),
+            c.residual.map_or("none", |h| h.name()),
             if clip { "+clip" } else { "" }
         )
         .to_lowercase();

@@ -24,7 +24,7 @@ pub mod predictor;
 pub mod prepare;
 pub mod train;
 
-pub use config::{Classical, Family, ModelConfig, ModelKind, SigmaMode, TrainConfig};
+pub use config::{Family, LowerBound, ModelConfig, ModelKind, ResidualBase, SigmaMode, TrainConfig};
 pub use data::{Dataset, LabelledInstance, Sample};
 pub use heuristic::LearnedHeuristic;
 pub use predictor::Predictor;

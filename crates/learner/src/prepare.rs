@@ -1,11 +1,12 @@
 //! Labelled instances turned into encoded samples for one model.
 
+use planner::heuristics::{FF, LMCUT};
 use planner::pddl::Domain;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use tch::{Device, Tensor};
 
-use crate::config::{Classical, Family, ModelConfig, ModelKind, SigmaMode};
+use crate::config::{Family, LowerBound, ModelConfig, ModelKind, ResidualBase, SigmaMode};
 use crate::data::LabelledInstance;
 use crate::encode::{self, AtomIndex, Batch, Encoder, InstanceInput, StateInput, Vocabulary};
 use crate::models::Shape;
@@ -18,8 +19,8 @@ pub struct Axes {
     pub model: ModelKind,
     pub family: Family,
     pub sigma: SigmaMode,
-    pub lower: Option<Classical>,
-    pub residual: Option<Classical>,
+    pub lower: Option<LowerBound>,
+    pub residual: Option<ResidualBase>,
 }
 
 pub fn parse_domain(domain_pddl: &str) -> Result<Domain, LearnError> {
@@ -86,18 +87,24 @@ impl Prepared {
         for (k, (inst, (problem, task))) in instances.iter().zip(grounded).enumerate() {
             let index = AtomIndex::new(&task);
             for s in &inst.samples {
-                let value = |h: Option<Classical>, what: &str| -> Result<f64, LearnError> {
-                    match h {
-                        None => Ok(f64::NAN),
-                        Some(h) => s.value(h).ok_or_else(|| {
-                            LearnError::Input(format!("{}: a labelled state has no {what} value ({h:?})", inst.name))
-                        }),
+                let value = |h: Option<&str>, what: &str| -> Result<f64, LearnError> {
+                    let Some(h) = h else { return Ok(f64::NAN) };
+                    match s.heuristics.get(h) {
+                        Some(Some(v)) => Ok(*v),
+                        Some(None) => Err(LearnError::Input(format!(
+                            "{}: a labelled state is a dead end for the {what} {h}",
+                            inst.name
+                        ))),
+                        None => Err(LearnError::Input(format!(
+                            "{}: a labelled state has no {what} value ({h}): labelled before {h} was registered?",
+                            inst.name
+                        ))),
                     }
                 };
-                let lower = value(config.lower, "lower-bound")?;
+                let lower = value(config.lower.map(LowerBound::name), "lower bound")?;
                 let residual = match config.residual {
                     None => 0.0,
-                    r => value(r, "residual")?,
+                    Some(r) => value(Some(r.name()), "residual base")?,
                 };
                 out.items.push(Item {
                     instance: k,
@@ -105,8 +112,8 @@ impl Prepared {
                     target: s.h_star,
                     lower,
                     residual,
-                    ff: s.ff.unwrap_or(f64::NAN),
-                    lmcut: s.lmcut.unwrap_or(f64::NAN),
+                    ff: s.value(FF.name).unwrap_or(f64::NAN),
+                    lmcut: s.value(LMCUT.name).unwrap_or(f64::NAN),
                 });
             }
             out.instances.push(encoder.prepare(task, &problem)?);

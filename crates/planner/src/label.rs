@@ -1,8 +1,9 @@
 //! Labelled states for learning: every state along an optimal plan, with
-//! h* and the classical heuristic values and relaxed-plan features the
-//! learners read, and the state's atoms (static ones included) as names.
+//! h*, the value of every registered heuristic ([`heuristics::ALL`]) and the
+//! relaxed-plan features the learners read, and the state's atoms (static
+//! ones included) as names.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::ground::GroundOptions;
 use crate::heuristics::{self, Heuristic, RelaxedPlanFeatures};
@@ -23,14 +24,18 @@ pub struct LabelledState {
     /// Every atom true in the state, static ones included, sorted.
     pub atoms: Vec<String>,
     pub h_star: u64,
-    pub lmcut: Option<f64>,
-    pub hmax: Option<f64>,
-    pub blind: Option<f64>,
-    pub hadd: Option<f64>,
-    pub ff: Option<f64>,
-    pub goalcount: Option<f64>,
+    /// Every registered heuristic's value, by name; None at a dead end.
+    pub heuristics: BTreeMap<String, Option<f64>>,
     pub deletes_ignored: Option<f64>,
     pub mean_deletes_ignored: Option<f64>,
+}
+
+impl LabelledState {
+    /// The value of the heuristic `name`; None at a dead end or for a name
+    /// that is not registered.
+    pub fn value(&self, name: &str) -> Option<f64> {
+        self.heuristics.get(name).copied().flatten()
+    }
 }
 
 /// Replays `plan` from the initial state; returns the states s_0..s_n.
@@ -57,27 +62,22 @@ fn finite(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
-/// Labels every state of an optimal plan: h* and the classical heuristics
-/// (on the pruned task, as Fast Downward computes them), atoms from the
-/// unpruned task (the complete relational state, for learners).
-/// Labels every state of `plan` (operator names) from the initial state.
+/// Labels every state of an optimal `plan` (operator names) from the
+/// initial state: h* and every registered heuristic (on the pruned task, as
+/// Fast Downward computes them), atoms from the unpruned task (the complete
+/// relational state, for learners).
 pub fn label(domain: &str, problem: &str, plan: &[String]) -> Result<Vec<LabelledState>, String> {
     let pruned = load(domain, problem, true)?;
     let full = load(domain, problem, false)?;
     let states = replay(&pruned, plan)?;
     let full_states = replay(&full, plan)?;
-    let mut hs: Vec<(&str, Box<dyn Heuristic>)> = ["lmcut", "hmax", "blind", "hadd", "ff", "goalcount"]
-        .into_iter()
-        .map(|n| (n, heuristics::by_name(n, &pruned).expect("known heuristic")))
-        .collect();
+    let mut hs: Vec<(&str, Box<dyn Heuristic>)> =
+        heuristics::ALL.iter().map(|h| (h.name, (h.build)(&pruned))).collect();
     let mut features = RelaxedPlanFeatures::new(&pruned);
     let n = plan.len() as u64;
     let mut out = vec![];
     for (k, (s, fs)) in states.iter().zip(&full_states).enumerate() {
-        let mut v = HashMap::new();
-        for (name, h) in hs.iter_mut() {
-            v.insert(*name, finite(h.evaluate(s)));
-        }
+        let values = hs.iter_mut().map(|(name, h)| (name.to_string(), finite(h.evaluate(s)))).collect();
         let f = features.features(s);
         let mut atoms: Vec<String> = full.static_atoms.iter().map(|a| full.atom_name(a)).collect();
         crate::state::for_each_fact(fs, |fact| atoms.push(full.fact_name(fact)));
@@ -86,15 +86,50 @@ pub fn label(domain: &str, problem: &str, plan: &[String]) -> Result<Vec<Labelle
             step: k as u32,
             atoms,
             h_star: n - k as u64,
-            lmcut: v["lmcut"],
-            hmax: v["hmax"],
-            blind: v["blind"],
-            hadd: v["hadd"],
-            ff: v["ff"],
-            goalcount: v["goalcount"],
+            heuristics: values,
             deletes_ignored: f.map(|f| f.deletes_ignored),
             mean_deletes_ignored: f.map(|f| f.mean_deletes_ignored),
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{domain_pddl, generate, Params};
+    use crate::search::{astar, Limits, SearchStatus};
+
+    #[test]
+    fn every_registered_heuristic_labels_every_state() {
+        let params = Params::Gripper { balls: 2 };
+        let domain = domain_pddl(params.domain()).unwrap();
+        // The first seed whose instance is not solved in the initial state.
+        let (problem, plan) = (1..20)
+            .find_map(|seed| {
+                let problem = generate(&params, seed).unwrap();
+                let task = crate::load_task_from_text(domain, "domain.pddl", &problem, "problem.pddl").unwrap();
+                let r = astar(&task, &mut heuristics::LmCut::new(&task), Limits::default());
+                assert_eq!(r.status, SearchStatus::Solved);
+                let plan: Vec<String> = r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect();
+                (!plan.is_empty()).then_some((problem, plan))
+            })
+            .expect("a non-trivial instance");
+        let states = label(domain, &problem, &plan).unwrap();
+        assert_eq!(states.len(), plan.len() + 1);
+        for s in &states {
+            let names: Vec<&str> = s.heuristics.keys().map(String::as_str).collect();
+            let mut registered = heuristics::NAMES.to_vec();
+            registered.sort();
+            assert_eq!(names, registered);
+            let h_star = s.h_star as f64;
+            for h in heuristics::ALL {
+                let v = s.value(h.name).unwrap_or_else(|| panic!("{} is a dead end on a plan", h.name));
+                assert!(!h.admissible || v <= h_star, "{} {v} > h* {h_star}", h.name);
+            }
+        }
+        assert_eq!(states.last().unwrap().value("goalcount"), Some(0.0));
+        assert!(states[0].value("goalcount").unwrap() > 0.0);
+        assert_eq!(states[0].value("fancy"), None);
+    }
 }

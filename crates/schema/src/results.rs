@@ -4,7 +4,7 @@
 //! job key: one result per job, whatever its attempts (`ON CONFLICT DO
 //! NOTHING`).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use sqlx::postgres::PgPool;
 use sqlx::{PgConnection, QueryBuilder};
@@ -87,17 +87,15 @@ pub struct Label {
     /// Every atom true in the state, static ones included.
     pub atoms: Vec<String>,
     pub h_star: u64,
-    pub lmcut: Option<f64>,
-    pub hmax: Option<f64>,
-    pub blind: Option<f64>,
-    pub hadd: Option<f64>,
-    pub ff: Option<f64>,
-    pub goalcount: Option<f64>,
+    /// Every registered classical heuristic's value by name, None at a dead
+    /// end: the `heuristics` jsonb column (null for a dead end), so that a
+    /// new heuristic needs no column.
+    pub heuristics: BTreeMap<String, Option<f64>>,
     pub deletes_ignored: Option<f64>,
     pub mean_deletes_ignored: Option<f64>,
 }
 
-/// Rows per INSERT: 15 parameters each, under PostgreSQL's 65,535.
+/// Rows per INSERT: 10 parameters each, under PostgreSQL's 65,535.
 const LABELS_PER_INSERT: usize = 2_000;
 
 /// A label job's states, written in multi-row INSERTs.
@@ -112,10 +110,11 @@ pub async fn insert_labels(
     for chunk in labels.chunks(LABELS_PER_INSERT) {
         let atoms: Vec<serde_json::Value> = chunk.iter().map(|l| json(&l.atoms)).collect::<Result<_, _>>()?;
         let mut q = QueryBuilder::new(
-            "INSERT INTO labelled_states (job, step, instance, domain, split, atoms, h_star, lmcut, hmax, blind,
-                 hadd, ff, goalcount, deletes_ignored, mean_deletes_ignored) ",
+            "INSERT INTO labelled_states (job, step, instance, domain, split, atoms, h_star, heuristics,
+                 deletes_ignored, mean_deletes_ignored) ",
         );
-        q.push_values(chunk.iter().zip(atoms), |mut b, (l, atoms)| {
+        let values: Vec<serde_json::Value> = chunk.iter().map(|l| json(&l.heuristics)).collect::<Result<_, _>>()?;
+        q.push_values(chunk.iter().zip(atoms).zip(values), |mut b, ((l, atoms), values)| {
             b.push_bind(job)
                 .push_bind(l.step as i32)
                 .push_bind(instance)
@@ -123,12 +122,7 @@ pub async fn insert_labels(
                 .push_bind(split)
                 .push_bind(atoms)
                 .push_bind(l.h_star as i32)
-                .push_bind(l.lmcut)
-                .push_bind(l.hmax)
-                .push_bind(l.blind)
-                .push_bind(l.hadd)
-                .push_bind(l.ff)
-                .push_bind(l.goalcount)
+                .push_bind(values)
                 .push_bind(l.deletes_ignored)
                 .push_bind(l.mean_deletes_ignored);
         });
@@ -149,20 +143,16 @@ pub struct LabelledInstance {
     pub labels: Vec<Label>,
 }
 
-type LabelRow = (
-    String,
-    i32,
-    serde_json::Value,
-    i32,
-    Option<f64>,
-    Option<f64>,
-    Option<f64>,
-    Option<f64>,
-    Option<f64>,
-    Option<f64>,
-    Option<f64>,
-    Option<f64>,
-);
+#[derive(sqlx::FromRow)]
+struct LabelRow {
+    job: String,
+    step: i32,
+    atoms: serde_json::Value,
+    h_star: i32,
+    heuristics: serde_json::Value,
+    deletes_ignored: Option<f64>,
+    mean_deletes_ignored: Option<f64>,
+}
 
 /// The labelled instances of `label_jobs` (in job order). Two queries
 /// whatever the number of jobs: the instances, then every state.
@@ -176,28 +166,24 @@ pub async fn labelled_instances(pool: &PgPool, label_jobs: &[String]) -> Result<
     .fetch_all(pool)
     .await?;
     let rows: Vec<LabelRow> = sqlx::query_as(
-        "SELECT job, step, atoms, h_star, lmcut, hmax, blind, hadd, ff, goalcount, deletes_ignored, mean_deletes_ignored
+        "SELECT job, step, atoms, h_star, heuristics, deletes_ignored, mean_deletes_ignored
          FROM labelled_states WHERE job = ANY($1) ORDER BY job, step",
     )
     .bind(label_jobs)
     .fetch_all(pool)
     .await?;
     let mut by_job: HashMap<String, Vec<Label>> = HashMap::new();
-    for (job, step, atoms, h_star, lmcut, hmax, blind, hadd, ff, goalcount, di, mdi) in rows {
-        let atoms: Vec<String> =
-            serde_json::from_value(atoms).map_err(|e| DbError::Decode(format!("labels of {job}: atoms: {e}")))?;
-        by_job.entry(job).or_default().push(Label {
-            step: step as u32,
+    for r in rows {
+        let decode = |what: &str, e: serde_json::Error| DbError::Decode(format!("labels of {}: {what}: {e}", r.job));
+        let atoms: Vec<String> = serde_json::from_value(r.atoms).map_err(|e| decode("atoms", e))?;
+        let heuristics = serde_json::from_value(r.heuristics).map_err(|e| decode("heuristics", e))?;
+        by_job.entry(r.job).or_default().push(Label {
+            step: r.step as u32,
             atoms,
-            h_star: h_star as u64,
-            lmcut,
-            hmax,
-            blind,
-            hadd,
-            ff,
-            goalcount,
-            deletes_ignored: di,
-            mean_deletes_ignored: mdi,
+            h_star: r.h_star as u64,
+            heuristics,
+            deletes_ignored: r.deletes_ignored,
+            mean_deletes_ignored: r.mean_deletes_ignored,
         });
     }
     Ok(instances

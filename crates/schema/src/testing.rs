@@ -31,6 +31,33 @@ impl TestDatabase {
 
     /// Creates an empty database named `{prefix}_{random}` with the farm's schema.
     pub async fn try_create(prefix: &str) -> Result<TestDatabase, crate::DbError> {
+        let db = TestDatabase::create_bare(prefix).await?;
+        crate::MIGRATOR.run(&db.pool).await?;
+        Ok(db)
+    }
+
+    /// Creates an empty database with the migrations up to `version` only,
+    /// for tests of what a later migration does to stored data; `migrate`
+    /// then brings it up to date (panics if it cannot: for tests).
+    pub async fn create_at_migration(version: i64) -> TestDatabase {
+        let db = TestDatabase::create_bare("hfarm_test").await.expect("a test database");
+        // The embedded migrations up to `version`: `migrate!` builds a
+        // `Migrator` from these same fields.
+        let older = sqlx::migrate::Migrator {
+            migrations: crate::MIGRATOR.iter().filter(|m| m.version <= version).cloned().collect(),
+            ..sqlx::migrate::Migrator::DEFAULT
+        };
+        older.run(&db.pool).await.expect("the older migrations");
+        db
+    }
+
+    /// Applies every migration not applied yet.
+    pub async fn migrate(&self) -> Result<(), crate::DbError> {
+        Ok(crate::MIGRATOR.run(&self.pool).await?)
+    }
+
+    /// A new empty database without any migration.
+    async fn create_bare(prefix: &str) -> Result<TestDatabase, crate::DbError> {
         let admin = admin_url();
         let name = format!("{prefix}_{}", uuid::Uuid::new_v4().simple());
         let mut conn = PgConnection::connect(&admin)
@@ -43,7 +70,11 @@ impl TestDatabase {
             }
             _ => format!("{admin}/{name}"),
         };
-        let pool = crate::connect(&url).await?;
+        let pool = sqlx::postgres::PgPoolOptions::new()
+            .max_connections(16)
+            .connect(&url)
+            .await
+            .map_err(|source| crate::DbError::Connect { url: crate::redact(&url), source })?;
         Ok(TestDatabase { name, url, pool })
     }
 }

@@ -6,19 +6,11 @@
 use std::collections::BTreeMap;
 
 use jobs::grid::{Bound, Distribution, Model, Residual, Sigma};
-use learner::{Axes, Classical, Dataset, Family, LabelledInstance, ModelConfig, ModelKind, Sample, SigmaMode};
+use learner::{Axes, Dataset, Family, LabelledInstance, ModelConfig, ModelKind, Sample, SigmaMode};
 use schema::training::Tag;
 use schema::PgPool;
 
 use crate::job::{failed, JobError};
-
-pub fn classical(b: Bound) -> Classical {
-    match b {
-        Bound::Lmcut => Classical::Lmcut,
-        Bound::Hmax => Classical::Hmax,
-        Bound::Blind => Classical::Blind,
-    }
-}
 
 /// The learner's axes for a train job's parameters.
 pub fn axes(model: Model, distribution: Distribution, sigma: Sigma, bound: Option<Bound>, residual: Residual) -> Axes {
@@ -36,12 +28,10 @@ pub fn axes(model: Model, distribution: Distribution, sigma: Sigma, bound: Optio
             Sigma::Learn => SigmaMode::Learn,
             Sigma::Fixed => SigmaMode::Fixed,
         },
-        lower: bound.map(classical),
-        residual: match residual {
-            Residual::None => None,
-            Residual::Ff => Some(Classical::Ff),
-            Residual::Lmcut => Some(Classical::Lmcut),
-        },
+        // The job vocabulary's bound and residual are the learner's: registered
+        // heuristics, checked when the job spec was read.
+        lower: bound,
+        residual: residual.0,
     }
 }
 
@@ -55,11 +45,7 @@ pub async fn datasets(pool: &PgPool, label_jobs: &[String]) -> Result<BTreeMap<S
             .map(|l| Sample {
                 atoms: l.atoms,
                 h_star: l.h_star as f64,
-                lmcut: l.lmcut,
-                hmax: l.hmax,
-                blind: l.blind,
-                ff: l.ff,
-                goalcount: l.goalcount,
+                heuristics: l.heuristics,
                 deletes_ignored: l.deletes_ignored,
                 mean_deletes_ignored: l.mean_deletes_ignored,
             })

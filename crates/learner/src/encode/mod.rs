@@ -109,7 +109,9 @@ impl Encoder<'_> {
 
 /// The features of a labelled state (missing values read as 0).
 pub fn sample_features(s: &Sample) -> [f32; NUM_FEATURES] {
-    [s.goalcount, s.ff, s.deletes_ignored, s.mean_deletes_ignored].map(|v| v.unwrap_or(0.0) as f32)
+    use planner::heuristics::{FF, GOALCOUNT};
+    [s.value(GOALCOUNT.name), s.value(FF.name), s.deletes_ignored, s.mean_deletes_ignored]
+        .map(|v| v.unwrap_or(0.0) as f32)
 }
 
 /// Maps a labelled state's atoms onto the task's facts. Static atoms are

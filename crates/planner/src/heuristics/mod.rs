@@ -7,17 +7,40 @@
 //!
 //! Each classical heuristic describes itself where it is implemented, as a
 //! [`HeuristicInfo`] (name, admissibility, constructor), and [`ALL`] registers
-//! them; names ([`NAMES`], [`by_name`], [`info`]) come from there.
+//! them; names ([`NAMES`], [`by_name`], [`info`]) and the roles a learner
+//! gives them ([`LowerBound`], [`ResidualBase`]) come from there.
 //!
 //! # Adding a heuristic
 //!
-//! Implement [`Heuristic`] (for one state at a time, `per_state_heuristic!`
-//! with the descriptor gives the name and the batched call), declare
-//! `pub static NAME: HeuristicInfo` next to it, and add it to [`ALL`]. It is
-//! then usable by `hfarm plan --heuristic`, `hfarm heuristics` and grids'
-//! `baselines.heuristics`. Serving as a learner's bound or residual, or as a
-//! stored label, is a separate choice made outside the planner (`jobs`'
-//! `Bound` and `Residual`, `learner`'s `Classical`, `label.rs`).
+//! 1. In a new file `heuristics/myh.rs`, implement [`Heuristic`] (for one
+//!    state at a time, `per_state_heuristic!(MyH, MYH)` gives the name and
+//!    the batched call) and declare its descriptor next to it:
+//!    `pub static MYH: HeuristicInfo = HeuristicInfo { name: "myh",
+//!    description, admissible, detects_dead_ends, build: |task|
+//!    Box::new(MyH::new(task)) };`
+//! 2. Register it: `mod myh;` and `&myh::MYH` in [`ALL`] (the one
+//!    registration line; a `pub use` is optional, for callers that want the
+//!    type or the descriptor by path).
+//!
+//! Nothing else names it. From the registry it is then:
+//! - usable by `hfarm plan --heuristic myh`, listed by `hfarm heuristics`,
+//!   and accepted in grids' `baselines.heuristics`;
+//! - computed for every labelled state (`label::label` evaluates all of
+//!   [`ALL`]; the farm stores the values by name, in
+//!   `labelled_states.heuristics`, so no column or migration is needed);
+//! - accepted as a residual base (`learning.residuals`, a model's
+//!   `residual`): every registered heuristic may be one
+//!   ([`HeuristicInfo::can_residual`]);
+//! - accepted as the truncated Gaussian's lower bound (`learning.bounds`, a
+//!   model's `lower`, a Gaussian's +clip bound) if and only if it is declared
+//!   `admissible` ([`HeuristicInfo::can_bound`]). Declare that only with a
+//!   proof: a bound above h* cuts the true value out of the distribution's
+//!   support. `tests/random_tasks.rs` checks every admissible heuristic
+//!   against h* on random tasks.
+//!
+//! States labelled before it was registered lack its value: a model that
+//! names it as bound or residual refuses them (relabel: run the label jobs
+//! again).
 
 mod blind;
 mod lmcut;
@@ -26,10 +49,10 @@ mod relaxed;
 mod relaxed_exploration;
 mod unchecked;
 
-pub use blind::{Blind, GoalCount};
-pub use lmcut::LmCut;
+pub use blind::{Blind, GoalCount, BLIND, GOALCOUNT};
+pub use lmcut::{LmCut, LMCUT};
 pub use relaxed::RelaxedTask;
-pub use relaxed_exploration::{Additive, FeatureValues, Ff, HMax, RelaxedPlanFeatures};
+pub use relaxed_exploration::{Additive, FeatureValues, Ff, HMax, RelaxedPlanFeatures, FF, HADD, HMAX};
 
 use crate::task::Task;
 
@@ -109,7 +132,7 @@ pub struct HeuristicInfo {
     /// One line for listings.
     pub description: &'static str,
     /// Never above the true cost h*: an A* with it finds optimal plans, and
-    /// it can serve as a lower bound.
+    /// it can serve as a lower bound ([`HeuristicInfo::can_bound`]).
     pub admissible: bool,
     /// Built on the delete relaxation: [`DEAD_END`] wherever the relaxation
     /// has no plan. A task that grounding found unsolvable
@@ -119,6 +142,25 @@ pub struct HeuristicInfo {
     pub detects_dead_ends: bool,
     /// The heuristic for a task.
     pub build: fn(&Task) -> Box<dyn Heuristic>,
+}
+
+impl HeuristicInfo {
+    /// Whether it may serve as the lower bound l of a truncated Gaussian
+    /// model of h* (and as the bound a Gaussian's +clip estimate uses):
+    /// exactly the admissible heuristics, since l <= h* is what the
+    /// truncation assumes.
+    pub fn can_bound(&self) -> bool {
+        self.admissible
+    }
+
+    /// Whether it may serve as a residual base, mu = delta_mu + h(s): every
+    /// registered heuristic. The residual only moves the origin of what the
+    /// network learns, so any heuristic is sound there (admissible or not;
+    /// where it reports a dead end, so does the learned heuristic). The
+    /// paper uses ff and lmcut.
+    pub fn can_residual(&self) -> bool {
+        true
+    }
 }
 
 /// Every classical heuristic, in the order they are listed to users.
@@ -159,6 +201,132 @@ pub fn by_name(name: &str, task: &Task) -> Option<Box<dyn Heuristic>> {
     info(name).map(|h| (h.build)(task))
 }
 
+/// The names of the heuristics that may bound ([`HeuristicInfo::can_bound`]).
+pub fn bound_names() -> Vec<&'static str> {
+    ALL.iter().filter(|h| h.can_bound()).map(|h| h.name).collect()
+}
+
+/// The names of the heuristics that may be residual bases
+/// ([`HeuristicInfo::can_residual`]).
+pub fn residual_names() -> Vec<&'static str> {
+    ALL.iter().filter(|h| h.can_residual()).map(|h| h.name).collect()
+}
+
+/// A registered heuristic in one of the roles a learner gives heuristics,
+/// checked against the registry when it is named (parsed, deserialized):
+/// copied freely, compared and hashed by name, serialized as its name.
+macro_rules! role {
+    ($(#[$doc:meta])* $ty:ident, $allowed:ident, $names:ident, $refusal:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $ty(&'static HeuristicInfo);
+
+        impl $ty {
+            /// The registered heuristic `name` in this role; the error says
+            /// why not and lists the names that are accepted.
+            pub fn new(name: &str) -> Result<$ty, String> {
+                let accepted = || $names().join(", ");
+                match info(name) {
+                    Some(h) if h.$allowed() => Ok($ty(h)),
+                    Some(_) => Err(format!($refusal, name, accepted())),
+                    None => Err(format!("unknown heuristic `{name}`; expected one of {}", accepted())),
+                }
+            }
+
+            pub fn name(self) -> &'static str {
+                self.0.name
+            }
+
+            pub fn info(self) -> &'static HeuristicInfo {
+                self.0
+            }
+
+            /// The heuristic for a task.
+            pub fn build(self, task: &Task) -> Box<dyn Heuristic> {
+                (self.0.build)(task)
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<$ty, String> {
+                $ty::new(s)
+            }
+        }
+
+        impl std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}({:?})", stringify!($ty), self.0.name)
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.0.name)
+            }
+        }
+
+        impl PartialEq for $ty {
+            fn eq(&self, other: &$ty) -> bool {
+                self.0.name == other.0.name
+            }
+        }
+
+        impl Eq for $ty {}
+
+        impl std::hash::Hash for $ty {
+            fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+                self.0.name.hash(state)
+            }
+        }
+
+        impl PartialOrd for $ty {
+            fn partial_cmp(&self, other: &$ty) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+
+        impl Ord for $ty {
+            fn cmp(&self, other: &$ty) -> std::cmp::Ordering {
+                self.0.name.cmp(other.0.name)
+            }
+        }
+
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.0.name)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                let name = String::deserialize(d)?;
+                $ty::new(&name).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+role!(
+    /// An admissible registered heuristic: the lower bound l of a truncated
+    /// Gaussian model of h*, or the bound of a Gaussian's +clip estimate
+    /// (`"lmcut"` in grids, job specs and model configurations).
+    LowerBound,
+    can_bound,
+    bound_names,
+    "`{}` is not admissible, so it cannot bound the truncated Gaussian; expected one of {}"
+);
+
+role!(
+    /// A registered heuristic whose value a model learns a residual on,
+    /// mu = delta_mu + h(s) (`"ff"` in grids, job specs and model
+    /// configurations).
+    ResidualBase,
+    can_residual,
+    residual_names,
+    "`{}` cannot serve as a residual base; expected one of {}"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +351,44 @@ mod tests {
         assert_eq!(NAMES, ["blind", "goalcount", "hmax", "hadd", "ff", "lmcut"]);
         let admissible: Vec<_> = ALL.iter().filter(|h| h.admissible).map(|h| h.name).collect();
         assert_eq!(admissible, ["blind", "hmax", "lmcut"]);
+        assert_eq!(bound_names(), admissible);
+        assert_eq!(residual_names(), NAMES);
         assert!(info("fancy").is_none() && by_name("fancy", &task).is_none());
+        // `none` means "no residual" in grids and job specs.
+        assert!(info("none").is_none(), "no heuristic may be called `none`");
+    }
+
+    #[test]
+    fn roles_are_checked_against_the_registry() {
+        let lmcut = LowerBound::new("lmcut").unwrap();
+        assert_eq!((lmcut.name(), lmcut.to_string()), ("lmcut", "lmcut".to_string()));
+        assert!(std::ptr::eq(lmcut.info(), &LMCUT));
+        assert_eq!("hmax".parse::<LowerBound>().unwrap().name(), "hmax");
+        assert_eq!(
+            LowerBound::new("hadd").unwrap_err(),
+            "`hadd` is not admissible, so it cannot bound the truncated Gaussian; expected one of blind, hmax, lmcut"
+        );
+        assert_eq!(
+            LowerBound::new("fancy").unwrap_err(),
+            "unknown heuristic `fancy`; expected one of blind, hmax, lmcut"
+        );
+        for name in NAMES {
+            assert_eq!(ResidualBase::new(name).unwrap().name(), *name);
+        }
+        assert!(ResidualBase::new("none").unwrap_err().starts_with("unknown heuristic `none`; expected one of blind,"));
+        assert_eq!(LowerBound::new("lmcut").unwrap(), lmcut);
+        assert!(LowerBound::new("blind").unwrap() < lmcut, "ordered by name");
+    }
+
+    #[test]
+    fn roles_serialize_as_their_names() {
+        let lmcut = LowerBound::new("lmcut").unwrap();
+        assert_eq!(serde_json::to_string(&lmcut).unwrap(), "\"lmcut\"");
+        assert_eq!(serde_json::from_str::<LowerBound>("\"lmcut\"").unwrap(), lmcut);
+        let e = serde_json::from_str::<LowerBound>("\"ff\"").unwrap_err().to_string();
+        assert!(e.starts_with("`ff` is not admissible"), "{e}");
+        let ff: Option<ResidualBase> = serde_json::from_str("\"ff\"").unwrap();
+        assert_eq!(ff.map(ResidualBase::name), Some("ff"));
+        assert_eq!(serde_json::from_str::<Option<ResidualBase>>("null").unwrap(), None);
     }
 }

@@ -15,14 +15,13 @@ pub async fn run(ctx: &Ctx<'_>, domain: String, bound: Bound) -> Result<bool, Jo
         let test = test.ok_or("no labelled test instances")?;
         let device = learner::device().map_err(|e| e.to_string())?;
         let mut p = learner::Predictor::load(config, &weights, device).map_err(|e| e.to_string())?;
-        learner::evaluate::evaluate(&mut p, &test.domain_pddl, &test.instances, Some(learned::classical(bound)))
-            .map_err(|e| e.to_string())
+        learner::evaluate::evaluate(&mut p, &test.domain_pddl, &test.instances, Some(bound)).map_err(|e| e.to_string())
     })
     .await?;
     let row = schema::results::Evaluation {
         model: model.clone(),
         domain,
-        bound: bound.as_str().to_string(),
+        bound: bound.name().to_string(),
         samples: m.samples as u32,
         mse: m.mse,
         mse_clip: m.mse_clip,

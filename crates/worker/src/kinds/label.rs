@@ -1,5 +1,6 @@
-//! `label`: every state on the input instance's optimal plan, with h*, the
-//! classical heuristics and the relaxed-plan features (`planner::label`).
+//! `label`: every state on the input instance's optimal plan, with h*, every
+//! registered classical heuristic (by name) and the relaxed-plan features
+//! (`planner::label`).
 
 use schema::results::Label;
 
@@ -16,12 +17,7 @@ pub async fn run(ctx: &Ctx<'_>) -> Result<bool, JobError> {
             step: s.step,
             atoms: s.atoms,
             h_star: s.h_star,
-            lmcut: s.lmcut,
-            hmax: s.hmax,
-            blind: s.blind,
-            hadd: s.hadd,
-            ff: s.ff,
-            goalcount: s.goalcount,
+            heuristics: s.heuristics,
             deletes_ignored: s.deletes_ignored,
             mean_deletes_ignored: s.mean_deletes_ignored,
         })
