@@ -115,3 +115,82 @@ async fn curves_are_averaged_over_seeds_and_drawn_on_a_log_scale() {
     assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
     assert!(svg.contains("nlm/gaussian/learn/ff") && svg.contains("log scale"));
 }
+
+/// `hfarm report --against ijcai24` without the command line: the fixture's
+/// gripper NLM learn/hFF beside the paper's Table 4 (and 11), cell by cell.
+#[tokio::test]
+async fn the_fixture_beside_the_published_tables() {
+    use coordinator::published::{self, Verdict};
+    let db = TestDatabase::create().await;
+    let f = common::build(&db.pool).await;
+    let ijcai = published::load("ijcai24").unwrap();
+
+    let r = report::table(&db.pool, f.experiment, Table::Accuracy, &Filter::default()).await.unwrap();
+    let c = published::compare(&ijcai, &r, &Filter::default(), None).unwrap();
+    let ours: Vec<_> = c.rows.iter().filter(|x| x.verdict != Verdict::NoResult).collect();
+    let got: Vec<(&str, Option<&str>, Option<&str>, &str, Verdict)> = ours
+        .iter()
+        .map(|x| {
+            (
+                x.table.as_str(),
+                x.config.distribution.as_deref(),
+                x.config.bound.as_deref(),
+                x.metric.as_str(),
+                x.verdict,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("4", None, None, "ff_mse", Verdict::Outside), // 7 against 9.93 (no std: rounding only)
+            ("4", None, None, "lmcut_mse", Verdict::Outside),
+            ("4", Some("gaussian"), Some("lmcut"), "mse", Verdict::Within), // 5 against 3.65±.9
+            ("4", Some("gaussian"), Some("lmcut"), "mse_clip", Verdict::Within),
+            ("4", Some("truncated"), Some("lmcut"), "mse", Verdict::Outside), // 1 against 3.70±.9
+            // The Gaussian's MSE does not depend on l: our l = hLMcut row stands for hmax and blind.
+            ("11", Some("gaussian"), Some("hmax"), "mse", Verdict::Within),
+            ("11", Some("gaussian"), Some("blind"), "mse", Verdict::Within),
+        ]
+    );
+    let tn = ours[4];
+    assert!((tn.z.unwrap() + 3.0).abs() < 1e-9, "(1 - 3.70) / .9");
+    assert_eq!(tn.ours.as_ref().unwrap().seeds, Some(3));
+    assert_eq!(
+        c.summary.line(),
+        format!("4 of 7 cells within 2 std; {} published cells without a result of ours", c.rows.len() - 7)
+    );
+    let md = published::render(&c, Format::Md).unwrap();
+    assert!(
+        md.contains(
+            "| 4 | gripper | nlm | truncated | learn | ff | lmcut | mse | 1.000 ± 0.500 | 3 | 3.70±.9 | -3.00 | ✗ |"
+        ),
+        "{md}"
+    );
+
+    let r = report::table(&db.pool, f.experiment, Table::Planning, &Filter::default()).await.unwrap();
+    let c = published::compare(&ijcai, &r, &Filter::default(), None).unwrap();
+    let find = |table: &str, est: &str, bound: Option<&str>, metric: &str| {
+        c.rows
+            .iter()
+            .find(|x| {
+                x.table == table
+                    && x.config.domain == "gripper"
+                    && x.config.estimate.as_deref() == Some(est)
+                    && x.config.bound.as_deref() == bound
+                    && x.metric == metric
+            })
+            .unwrap()
+    };
+    // Ours: N and TN solve 1, 1 and .5 of their instances per seed (mean 1850 evaluations).
+    assert_eq!(find("5", "N", Some("lmcut"), "solved").verdict, Verdict::Outside, ".833 against 1");
+    let n = find("5", "N", Some("lmcut"), "evaluations");
+    assert!((n.z.unwrap() - (1850.0 - 1642.0) / 198.0).abs() < 1e-9);
+    assert_eq!(find("5", "TN", Some("lmcut"), "evaluations").verdict, Verdict::Within);
+    assert_eq!(find("5", "N+clip", Some("lmcut"), "solved").verdict, Verdict::NoResult);
+    assert_eq!(find("5", "ff", None, "evaluations").verdict, Verdict::Outside, "350 against 3918");
+    // Table 12's N with l = hmax is our unbounded N.
+    assert_eq!(find("12", "N", Some("hmax"), "evaluations").verdict, Verdict::Within);
+    assert_eq!(find("12", "TN", Some("hmax"), "evaluations").verdict, Verdict::NoResult);
+    assert!(c.summary.compared >= 8 && c.summary.missing > 0, "{:?}", c.summary);
+}

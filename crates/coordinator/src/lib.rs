@@ -4,11 +4,13 @@
 //! and reports.
 //!
 //! Map: [`submit`] (grids in, counts out) · [`scheduler`] · [`api`] (one
-//! axum router per module, merged) · [`state`] · [`report`] (rendering).
+//! axum router per module, merged) · [`state`] · [`report`] (rendering) ·
+//! [`published`] (a paper's tables beside ours: `hfarm report --against`).
 //! Invariant: no SQL (`schema` has it), no learner or libtorch.
 
 pub mod api;
 pub mod cost;
+pub mod published;
 pub mod report;
 pub mod scheduler;
 pub mod state;

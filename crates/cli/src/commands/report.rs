@@ -1,9 +1,11 @@
 //! `hfarm report EXPERIMENT --table accuracy|planning|curves`: the paper's
-//! tables (and Figure 2) out of PostgreSQL's report views.
+//! tables (and Figure 2) out of PostgreSQL's report views; with `--against
+//! ijcai24`, beside the published ones, cell by cell.
 
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use coordinator::published;
 use coordinator::report::{self, Format};
 use schema::reports::{Filter, Table};
 
@@ -31,6 +33,15 @@ pub struct Args {
     /// Only this residual (none, ff, lmcut).
     #[arg(long)]
     pub residual: Option<String>,
+    /// Beside the published tables, cell by cell: a name (ijcai24) or the path of a
+    /// fixture of that form (reports/published/). Prints ours, theirs, z = (ours -
+    /// theirs) / their std and a mark where ours is outside their mean ± 2 std.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub against: Option<String>,
+    /// With --against: only this published table (e.g. 2, 5, 12), its repeated
+    /// configurations included (by default each configuration once).
+    #[arg(long, value_name = "ID", requires = "against")]
+    pub published_table: Option<String>,
     #[command(flatten)]
     pub db: Database,
 }
@@ -46,6 +57,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if format == Format::Svg && table != Table::Curves {
         bail!("--format svg draws --table curves only");
     }
+    // Bad --against input is refused before connecting.
+    let against = match &a.against {
+        None => None,
+        Some(name) => {
+            if table == Table::Curves {
+                bail!("--against compares --table accuracy or planning");
+            }
+            if !matches!(format, Format::Md | Format::Csv | Format::Json) {
+                bail!("--against prints --format md, csv or json");
+            }
+            let p = published::load(name).map_err(anyhow::Error::msg)?;
+            published::check_table(&p, table, a.published_table.as_deref()).map_err(anyhow::Error::msg)?;
+            Some(p)
+        }
+    };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     rt.block_on(async {
         let pool = schema::connect(&a.db.database_url).await?;
@@ -54,7 +80,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
         };
         let filter = Filter { domain: a.domain, model: a.model, bound: a.bound, residual: a.residual };
         let r = schema::reports::table(&pool, id, table, &filter).await.context("reading the report views")?;
-        print!("{}", report::render(&r, format));
+        match &against {
+            None => print!("{}", report::render(&r, format)),
+            Some(p) => {
+                let c = published::compare(p, &r, &filter, a.published_table.as_deref()).map_err(anyhow::Error::msg)?;
+                print!("{}", published::render(&c, format).map_err(anyhow::Error::msg)?);
+                if format != Format::Md {
+                    eprintln!("{}", c.summary.line());
+                }
+            }
+        }
         Ok(ExitCode::SUCCESS)
     })
 }
