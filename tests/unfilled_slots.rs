@@ -13,7 +13,8 @@ use schema::JobStatus;
 use worker::{run_worker, WorkerConfig};
 
 /// Test gripper with 4 balls is solved in milliseconds; with 60 balls,
-/// A*+LM-cut runs out of its half second on each of its 2 tries.
+/// A*+LM-cut runs out of its half second on each of its 2 tries; 80 balls
+/// are not even tried once 60 failed for the same seed (the stop rule).
 const GRID: &str = r#"
 name = "unfilled"
 seeds = [1]
@@ -27,7 +28,7 @@ seeds = "1..1"
 balls = [2]
 [domains.gripper.test]
 seeds = "1..2"
-balls = [4, 60]
+balls = [4, 60, 80]
 limits = { time_s = 0.5, tries = 2 }
 [[learning]]
 models = ["linear"]
@@ -74,10 +75,17 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
     let unfilled = schema::slots::unfilled(&db.pool, experiment).await.unwrap();
     assert_eq!(unfilled.len(), 2, "{unfilled:?}");
     assert!(unfilled.iter().all(|u| u.2 == "test" && u.3["balls"] == 60 && u.4 > 0.0), "{unfilled:?}");
+    // The 80-ball slots are skipped after them, with the reason.
     let skipped = |k: JobKind| st.by_kind[&k][JobStatus::Skipped];
-    // Plans on them: the ff baseline and the learned TN, 2 each.
-    assert_eq!((skipped(JobKind::Label), skipped(JobKind::Plan)), (2, 4), "{st:?}");
-    assert_eq!((skipped(JobKind::Generate), skipped(JobKind::Train), skipped(JobKind::Evaluate)), (0, 0, 0));
+    assert_eq!((skipped(JobKind::Generate), skipped(JobKind::Train), skipped(JobKind::Evaluate)), (2, 0, 0));
+    let reasons: Vec<(String,)> =
+        sqlx::query_as("SELECT last_error FROM jobs WHERE kind = 'generate' AND status = 'skipped'")
+            .fetch_all(&db.pool)
+            .await
+            .unwrap();
+    assert!(reasons.iter().all(|(r,)| r.contains("has no instance")), "{reasons:?}");
+    // Label and plan jobs (the ff baseline and the learned TN) of the 4 empty slots.
+    assert_eq!((skipped(JobKind::Label), skipped(JobKind::Plan)), (4, 8), "{st:?}");
     let (tries, outcomes): (i64, i64) = sqlx::query_as(
         "SELECT count(*), count(*) FILTER (WHERE t->>'outcome' = 'time_limit')
          FROM unfilled_slots, jsonb_array_elements(tries) t",

@@ -1,11 +1,15 @@
 //! From a grid to the DAG of jobs.
 //!
 //! generate -> label -> (train -> evaluate, plan). Baseline plan jobs read
-//! only the generated test instance. Jobs come out in dependency order, each
+//! only the generated test instance. A slot's generate job waits for the
+//! same seed's next easier slot ([`difficulty_gate`]) and is skipped when
+//! that one has no instance. Jobs come out in dependency order, each
 //! once: the key makes duplicates (a Gaussian model asked for under several
 //! bounds, an instance two grids share) the same job.
 
 use std::collections::{BTreeMap, HashSet};
+
+use planner::generate::{Params, Value};
 
 use crate::grid::{Bound, Distribution, Grid, Split};
 use crate::spec::{Job, JobKind, JobSpec, PlanHeuristic};
@@ -49,6 +53,39 @@ fn planning_sample(keys: &[JobKey], n: Option<usize>) -> Vec<JobKey> {
     chosen
 }
 
+/// The slot a combination's slots wait for (same seed): the latest earlier
+/// combination that is no harder, i.e. no larger in every parameter that
+/// makes instances harder as it grows (`Param::harder_as_it_grows`) and
+/// equal in the others. When that slot ends without an instance (every try
+/// unsolved within the limits), the harder one is skipped without trying:
+/// a generate job needs its inputs (`Needs::All`). The rule is the same on
+/// every run, whatever the order in which workers finish.
+fn difficulty_gate(combos: &[Params], c: usize) -> Option<usize> {
+    let info = combos[c].info();
+    let (b, params) = (combos[c].values(), info.params);
+    (0..c).rev().find(|&a| {
+        let a = combos[a].values();
+        let mut smaller = false;
+        for p in params {
+            let (x, y) = (a.get(p.name), b.get(p.name));
+            match (p.harder_as_it_grows, as_f64(x), as_f64(y)) {
+                (true, Some(x), Some(y)) if x <= y => smaller |= x < y,
+                (false, _, _) if x == y => {}
+                (_, None, None) => {}
+                _ => return false,
+            }
+        }
+        smaller
+    })
+}
+
+fn as_f64(v: Option<Value>) -> Option<f64> {
+    match v? {
+        Value::Int(n) => Some(n as f64),
+        Value::Float(x) => Some(x),
+    }
+}
+
 pub fn expand(grid: &Grid) -> Expansion {
     let mut out = Expansion::default();
     let mut seen = HashSet::new();
@@ -60,15 +97,23 @@ pub fn expand(grid: &Grid) -> Expansion {
         for split in Split::ALL {
             let s = spec.split(split);
             let limits = s.limits.unwrap_or(default_solve);
-            for params in s.combinations(domain) {
-                for &seed in &s.seeds.0 {
-                    let g = Job::new(JobSpec::Generate { domain: domain.clone(), split, params, seed, limits }, vec![]);
+            let combos = s.combinations(domain);
+            // Generate keys by combination, then seed: a slot waits for its gate's.
+            let mut keys: Vec<Vec<JobKey>> = vec![];
+            for (c, &params) in combos.iter().enumerate() {
+                let gate = difficulty_gate(&combos, c);
+                let mut row = vec![];
+                for (k, &seed) in s.seeds.0.iter().enumerate() {
+                    let inputs = gate.map(|g| vec![keys[g][k].clone()]).unwrap_or_default();
+                    let g = Job::new(JobSpec::Generate { domain: domain.clone(), split, params, seed, limits }, inputs);
                     let gk = out.add(&mut seen, g);
+                    row.push(gk.clone());
                     let l = Job::new(JobSpec::Label { domain: domain.clone(), split }, vec![gk.clone()]);
                     let lk = out.add(&mut seen, l);
                     generated.entry(split).or_default().push(gk);
                     labels.entry(split).or_default().push(lk);
                 }
+                keys.push(row);
             }
         }
         let test_instances = generated.get(&Split::Test).cloned().unwrap_or_default();
@@ -139,4 +184,29 @@ pub fn expand(grid: &Grid) -> Expansion {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gates(combos: &[Params]) -> Vec<Option<usize>> {
+        (0..combos.len()).map(|c| difficulty_gate(combos, c)).collect()
+    }
+
+    #[test]
+    fn a_slot_waits_for_the_same_seeds_next_easier_slot() {
+        let gripper: Vec<Params> = [20, 30, 40].map(|balls| Params::Gripper { balls }).to_vec();
+        assert_eq!(gates(&gripper), [None, Some(0), Some(1)]);
+        // Two growing parameters: the latest earlier slot no larger in both.
+        let ferry: Vec<Params> = [(10, 10), (10, 15), (15, 10), (15, 15)]
+            .map(|(locations, cars)| Params::Ferry { locations, cars })
+            .to_vec();
+        assert_eq!(gates(&ferry), [None, Some(0), Some(0), Some(2)]);
+        // A parameter that does not make instances harder separates chains.
+        let visitall: Vec<Params> = [(5, 0.5), (5, 1.0), (6, 0.5), (6, 1.0)]
+            .map(|(size, ratio)| Params::Visitall { size, ratio, height: None })
+            .to_vec();
+        assert_eq!(gates(&visitall), [None, None, Some(0), Some(1)]);
+    }
 }

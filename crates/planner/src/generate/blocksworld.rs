@@ -19,7 +19,7 @@ pub static DOMAIN: DomainInfo = DomainInfo {
     name: "blocksworld",
     description: "stacking blocks; initial and goal states uniform (Slaney & Thiébaux)",
     pddl: include_str!("../../domains/blocksworld.pddl"),
-    params: &[Param::int("blocks", "number of blocks", 1, 1000)],
+    params: &[Param::int("blocks", "number of blocks", 1, 1000).harder_as_it_grows()],
     build: |v| Ok(Params::Blocksworld { blocks: v.int("blocks")? }),
     values: |p| match *p {
         Params::Blocksworld { blocks } => ParamValues::new().with("blocks", blocks),

@@ -10,7 +10,10 @@ pub static DOMAIN: DomainInfo = DomainInfo {
     name: "ferry",
     description: "a ferry carries cars between locations, one at a time",
     pddl: include_str!("../../domains/ferry.pddl"),
-    params: &[Param::int("locations", "number of locations", 1, 1000), Param::int("cars", "number of cars", 0, 10_000)],
+    params: &[
+        Param::int("locations", "number of locations", 1, 1000).harder_as_it_grows(),
+        Param::int("cars", "number of cars", 0, 10_000).harder_as_it_grows(),
+    ],
     build: |v| Ok(Params::Ferry { locations: v.int("locations")?, cars: v.int("cars")? }),
     values: |p| match *p {
         Params::Ferry { locations, cars } => ParamValues::new().with("locations", locations).with("cars", cars),

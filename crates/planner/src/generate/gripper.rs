@@ -11,7 +11,7 @@ pub static DOMAIN: DomainInfo = DomainInfo {
     name: "gripper",
     description: "a two-armed robot moves balls between two rooms (random rooms, as in the paper)",
     pddl: include_str!("../../domains/gripper.pddl"),
-    params: &[Param::int("balls", "number of balls", 0, 10_000)],
+    params: &[Param::int("balls", "number of balls", 0, 10_000).harder_as_it_grows()],
     build: |v| Ok(Params::Gripper { balls: v.int("balls")? }),
     values: |p| match *p {
         Params::Gripper { balls } => ParamValues::new().with("balls", balls),

@@ -91,6 +91,10 @@ pub struct Param {
     pub kind: Kind,
     /// Whether it may be left out (the domain then uses its default).
     pub optional: bool,
+    /// Whether instances get harder as it grows (more blocks, balls, cars):
+    /// a grid stops trying a slot once the same seed's slot with no larger
+    /// such values has no instance within the same limits (`jobs::expand`).
+    pub harder_as_it_grows: bool,
 }
 
 /// A parameter's type and inclusive range.
@@ -131,17 +135,22 @@ impl fmt::Display for Value {
 impl Param {
     /// A required integer parameter in `min..=max`.
     pub const fn int(name: &'static str, help: &'static str, min: u64, max: u64) -> Param {
-        Param { name, help, kind: Kind::Int { min, max }, optional: false }
+        Param { name, help, kind: Kind::Int { min, max }, optional: false, harder_as_it_grows: false }
     }
 
     /// A required real parameter in `min..=max`.
     pub const fn float(name: &'static str, help: &'static str, min: f64, max: f64) -> Param {
-        Param { name, help, kind: Kind::Float { min, max }, optional: false }
+        Param { name, help, kind: Kind::Float { min, max }, optional: false, harder_as_it_grows: false }
     }
 
     /// The same parameter, optional.
     pub const fn optional(self) -> Param {
         Param { optional: true, ..self }
+    }
+
+    /// The same parameter, marked as making instances harder as it grows.
+    pub const fn harder_as_it_grows(self) -> Param {
+        Param { harder_as_it_grows: true, ..self }
     }
 
     /// Checks a value's kind and range; an integer where a real is expected

@@ -12,8 +12,8 @@ pub static DOMAIN: DomainInfo = DomainInfo {
     description: "a robot visits every goal cell of a grid",
     pddl: include_str!("../../domains/visitall.pddl"),
     params: &[
-        Param::int("size", "the grid's width (and height, unless `height` is given)", 1, 200),
-        Param::int("height", "the grid's height, when it is not square", 1, 200).optional(),
+        Param::int("size", "the grid's width (and height, unless `height` is given)", 1, 200).harder_as_it_grows(),
+        Param::int("height", "the grid's height, when it is not square", 1, 200).optional().harder_as_it_grows(),
         Param::float("ratio", "probability that a cell is a goal", 0.0, 1.0),
     ],
     build: |v| Ok(Params::Visitall { size: v.int("size")?, ratio: v.float("ratio")?, height: v.opt_int("height")? }),
