@@ -64,9 +64,10 @@ async fn the_dashboard_shows_progress_the_grid_failures_workers_curves_and_table
 
     let out = headless(&["--dump-dom"], &url, &profile).await;
     let dom = String::from_utf8_lossy(&out.stdout);
+    let meta = dom.find("class=\"meta\"").map(|i| &dom[i..(i + 300).min(dom.len())]).unwrap_or("");
     assert!(
         dom.contains("data-loaded=\"yes\""),
-        "the page's script did not finish: {}",
+        "the page's script did not finish: {meta}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(dom.contains("5.000 ± 3.606"), "the accuracy table (Gaussian MSE mean ± std)");

@@ -116,9 +116,9 @@ pub async fn remaining(pool: &PgPool, experiment: uuid::Uuid) -> Result<Vec<Rema
                               WHEN j.kind = 'evaluate' THEN t.model
                               WHEN j.kind = 'plan' THEN coalesce(t.model, j.heuristic) END, '') AS \"group\",
                 j.resource, count(*) AS jobs,
-                avg(CASE WHEN j.kind = 'train' THEN (j.spec->>'steps')::float8
-                         WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'max_evaluations')::float8
-                         ELSE 1 END)::float8 AS units,
+                coalesce(avg(CASE WHEN j.kind = 'train' THEN (j.spec->>'steps')::float8
+                                  WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'max_evaluations')::float8
+                                  ELSE 1 END), 1)::float8 AS units,
                 avg(CASE WHEN j.kind = 'generate'
                            THEN (j.spec->'limits'->>'tries')::float8 * (j.spec->'limits'->>'time_s')::float8
                          WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'time_s')::float8 END)::float8 AS cap_s
