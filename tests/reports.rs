@@ -128,7 +128,9 @@ async fn the_fixture_beside_the_published_tables() {
     let r = report::table(&db.pool, f.experiment, Table::Accuracy, &Filter::default()).await.unwrap();
     let c = published::compare(&ijcai, &r, &Filter::default(), None).unwrap();
     let ours: Vec<_> = c.rows.iter().filter(|x| x.verdict != Verdict::NoResult).collect();
-    let got: Vec<(&str, Option<&str>, Option<&str>, &str, Verdict)> = ours
+    // (table, distribution, bound, metric, verdict) of each compared cell.
+    type Compared<'a> = (&'a str, Option<&'a str>, Option<&'a str>, &'a str, Verdict);
+    let got: Vec<Compared> = ours
         .iter()
         .map(|x| {
             (
