@@ -76,3 +76,476 @@ async fn reads_are_open_and_mutations_need_the_token() {
     let ids: Vec<&str> = workers.as_array().unwrap().iter().map(|w| w["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), 2, "the two workers announced above: {ids:?}");
 }
+
+/// A request with headers and a body; the answer's status, headers and body as JSON.
+async fn send(app: &axum::Router, req: Request<Body>) -> (StatusCode, axum::http::HeaderMap, Value) {
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let (status, headers) = (resp.status(), resp.headers().clone());
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+/// An error in the API's shape: `{"error": "<text>"}` with nothing else.
+fn error_text(body: &Value) -> &str {
+    let text = body["error"].as_str().unwrap_or_else(|| panic!("not the JSON error shape: {body}"));
+    assert_eq!(body.as_object().unwrap().len(), 1, "only `error`: {body}");
+    text
+}
+
+/// Every route the server serves, method and path as the document writes
+/// them. The document must list exactly these, and the router must serve
+/// each (routes are registered only through `utoipa_axum::routes!`, which
+/// documents them; `routes_are_registered_only_where_documented` checks).
+const ROUTES: [(&str, &str); 14] = [
+    ("get", "/"),
+    ("get", "/healthz"),
+    ("get", "/metrics"),
+    ("get", "/api/openapi.json"),
+    ("get", "/api/vocabulary"),
+    ("get", "/api/experiments"),
+    ("get", "/api/experiments/{id}"),
+    ("get", "/api/experiments/{id}/matrix"),
+    ("get", "/api/experiments/{id}/report/{table}"),
+    ("get", "/api/experiments/{id}/curves.svg"),
+    ("get", "/api/jobs"),
+    ("get", "/api/workers"),
+    ("post", "/api/jobs/{key}/retry"),
+    ("post", "/api/jobs/{key}/cancel"),
+];
+
+const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// A database with the smoke grid submitted: (database, experiment, a job key).
+async fn smoke() -> (TestDatabase, uuid::Uuid, String) {
+    let db = TestDatabase::create().await;
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
+    let cost = coordinator::cost::CostModel::defaults();
+    let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false, &cost).await.unwrap().experiment.unwrap();
+    let app = router(AppState { pool: db.pool.clone(), token: None, queue: None });
+    let (_, jobs) = call(&app, "GET", &format!("/api/jobs?experiment={e}&limit=1"), None).await;
+    let key = jobs[0]["key"].as_str().unwrap().to_string();
+    (db, e, key)
+}
+
+/// The documented (method, path) pairs.
+fn documented(doc: &Value) -> Vec<(String, String)> {
+    let mut out = vec![];
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in item.as_object().unwrap().keys().filter(|m| METHODS.contains(&m.as_str())) {
+            out.push((method.clone(), path.clone()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_every_route_and_the_router_serves_each() {
+    let (db, e, key) = smoke().await;
+    let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
+    let (st, doc) = call(&app, "GET", "/api/openapi.json", None).await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(doc, serde_json::to_value(coordinator::api::openapi()).unwrap(), "served as generated");
+
+    let mut expected: Vec<(String, String)> = ROUTES.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
+    expected.sort();
+    assert_eq!(documented(&doc), expected, "the document lists exactly the routes");
+
+    for (method, path) in ROUTES {
+        let uri = path.replace("{id}", &e.to_string()).replace("{key}", &key).replace("{table}", "accuracy");
+        let (st, body) = call(&app, &method.to_uppercase(), &uri, None).await;
+        // Reads answer; mutations are routed, and refused without the token.
+        let want = if method == "get" { StatusCode::OK } else { StatusCode::UNAUTHORIZED };
+        assert_eq!(st, want, "{method} {uri}: {body}");
+        // No other method on a documented path.
+        let item = doc["paths"][path].as_object().unwrap();
+        // (HEAD is answered wherever GET is.)
+        let served = |m: &str| item.contains_key(m) || (m == "head" && item.contains_key("get"));
+        for other in METHODS.iter().filter(|m| !served(m)) {
+            let req = Request::builder().method(other.to_uppercase().as_str()).uri(&uri).body(Body::empty()).unwrap();
+            let (st, headers, body) = send(&app, req).await;
+            assert_eq!(st, StatusCode::METHOD_NOT_ALLOWED, "{other} {uri}: {body}");
+            // (An answer to HEAD has no body.)
+            if *other != "head" {
+                assert!(error_text(&body).contains("not allowed"), "{other} {uri}: {body}");
+            }
+            assert!(headers.contains_key("allow"), "405 says what is allowed");
+        }
+    }
+}
+
+/// Every route of the API is registered with `routes!` (which documents
+/// it), never with axum's undocumented `.route(...)`.
+#[test]
+fn routes_are_registered_only_where_documented() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../crates/coordinator/src/api");
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            for undocumented in [".route(", ".route_service(", ".nest(", ".nest_service("] {
+                assert!(
+                    code.starts_with("//") || !code.contains(undocumented),
+                    "{}:{}: {undocumented} adds a route the OpenAPI document does not list; use routes!(handler)",
+                    entry.path().display(),
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+/// Collects every `$ref` under `v`.
+fn refs<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+                out.push(r);
+            }
+            m.values().for_each(|x| refs(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+        _ => {}
+    }
+}
+
+/// The document is OpenAPI 3 as its specification (3.1) structures it:
+/// the required fields, path templates matched by required path
+/// parameters, unique operation ids, a description on every response,
+/// references that resolve, security that names a declared scheme; and the
+/// main endpoints say what their answers hold.
+#[test]
+fn the_openapi_document_is_valid_openapi_3() {
+    let doc = serde_json::to_value(coordinator::api::openapi()).unwrap();
+    let version = doc["openapi"].as_str().expect("openapi");
+    assert!(version.starts_with("3.1."), "{version}");
+    assert!(doc["info"]["title"].is_string() && doc["info"]["version"].is_string(), "{}", doc["info"]);
+    let schemes = doc["components"]["securitySchemes"].as_object().expect("security schemes");
+    assert_eq!(schemes["bearer"], serde_json::json!({ "type": "http", "scheme": "bearer" }));
+    let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+
+    let mut ids = std::collections::BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        assert!(path.starts_with('/'), "{path}");
+        let placeholders: Vec<&str> = path.split('{').skip(1).map(|s| s.split('}').next().unwrap()).collect();
+        for (method, op) in item.as_object().unwrap() {
+            assert!(METHODS.contains(&method.as_str()), "{path}: `{method}` is not an operation");
+            let at = format!("{method} {path}");
+            if let Some(id) = op["operationId"].as_str() {
+                assert!(ids.insert(id.to_string()), "{at}: operationId {id} twice");
+            }
+            let params = op["parameters"].as_array().cloned().unwrap_or_default();
+            for p in &params {
+                let (name, place) = (p["name"].as_str().expect("name"), p["in"].as_str().expect("in"));
+                assert!(["query", "header", "path", "cookie"].contains(&place), "{at}: {p}");
+                assert!(p["schema"].is_object(), "{at}: {name} has a schema");
+                if place == "path" {
+                    assert!(placeholders.contains(&name), "{at}: path parameter {name} is not in the path");
+                    assert_eq!(p["required"], true, "{at}: path parameters are required");
+                }
+            }
+            for name in &placeholders {
+                assert!(
+                    params.iter().any(|p| p["in"] == "path" && p["name"] == *name),
+                    "{at}: {{{name}}} is not declared"
+                );
+            }
+            let responses = op["responses"].as_object().expect("responses");
+            assert!(!responses.is_empty(), "{at}: no response");
+            for (code, r) in responses {
+                assert!(
+                    code == "default" || code.parse::<u16>().is_ok_and(|c| (100..600).contains(&c)),
+                    "{at}: {code}"
+                );
+                assert!(r["description"].is_string(), "{at} {code}: a response needs a description");
+            }
+            for requirement in op["security"].as_array().into_iter().flatten() {
+                for scheme in requirement.as_object().unwrap().keys() {
+                    assert!(schemes.contains_key(scheme), "{at}: undeclared security scheme {scheme}");
+                }
+            }
+        }
+    }
+    let mut all = vec![];
+    refs(&doc, &mut all);
+    assert!(!all.is_empty());
+    for r in all {
+        let name = r.strip_prefix("#/components/schemas/").unwrap_or_else(|| panic!("unexpected reference {r}"));
+        assert!(schemas.contains_key(name), "{r} does not resolve");
+    }
+
+    // The main answers are described, down to the vocabulary's names.
+    for path in ["/api/experiments", "/api/experiments/{id}", "/api/jobs", "/api/workers", "/api/vocabulary"] {
+        let schema = &doc["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"];
+        assert!(schema.is_object() && schema != &serde_json::json!({}), "{path}: no response schema: {schema}");
+    }
+    let statuses: Vec<&str> = schema::JobStatus::ALL.iter().map(|s| s.as_str()).collect();
+    assert_eq!(schemas["JobStatus"]["enum"], serde_json::json!(statuses));
+    assert_eq!(schemas["StatusCounts"]["required"], serde_json::json!(statuses));
+    let kinds: Vec<&str> = jobs::JobKind::ALL.iter().map(|k| k.as_str()).collect();
+    assert_eq!(schemas["JobKind"]["enum"], serde_json::json!(kinds));
+    let job = schemas["Job"]["properties"].as_object().unwrap();
+    assert_eq!(job["status"]["$ref"], "#/components/schemas/JobStatus");
+    for op in [&doc["paths"]["/api/jobs/{key}/retry"]["post"], &doc["paths"]["/api/jobs/{key}/cancel"]["post"]] {
+        assert_eq!(op["security"], serde_json::json!([{ "bearer": [] }]), "mutations declare the token");
+    }
+}
+
+#[tokio::test]
+async fn every_mutation_needs_the_token() {
+    let (db, _, key) = smoke().await;
+    let doc = serde_json::to_value(coordinator::api::openapi()).unwrap();
+    let open = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
+    let closed = router(AppState { pool: db.pool.clone(), token: None, queue: None });
+    let empty = router(AppState { pool: db.pool.clone(), token: Some(String::new()), queue: None });
+    let mutations: Vec<(String, String)> = documented(&doc).into_iter().filter(|(m, _)| m != "get").collect();
+    assert_eq!(mutations.len(), 2, "retry and cancel: {mutations:?}");
+    for (method, path) in mutations {
+        let op = &doc["paths"][&path][&method];
+        assert_eq!(op["security"], serde_json::json!([{ "bearer": [] }]), "{method} {path} declares the token");
+        let uri = path.replace("{key}", &key);
+        let m = method.to_uppercase();
+        for token in [None, Some("wrong"), Some("s3cre"), Some("s3cretX"), Some("")] {
+            let (st, body) = call(&open, &m, &uri, token).await;
+            assert_eq!(st, StatusCode::UNAUTHORIZED, "{m} {uri} with {token:?}: {body}");
+            error_text(&body);
+        }
+        // Without a token configured (or an empty one), mutations are off.
+        let (st, body) = call(&closed, &m, &uri, Some("s3cret")).await;
+        assert_eq!(st, StatusCode::FORBIDDEN, "{body}");
+        let (st, body) = call(&empty, &m, &uri, Some("")).await;
+        assert_eq!(st, StatusCode::FORBIDDEN, "{body}");
+        // The token is checked before the key: a bad key without it is still 401.
+        let (st, _) = call(&open, &m, &path.replace("{key}", "zz"), None).await;
+        assert_eq!(st, StatusCode::UNAUTHORIZED);
+    }
+    let (st, _) = call(&open, "POST", &format!("/api/jobs/{key}/cancel"), Some("s3cret")).await;
+    assert_eq!(st, StatusCode::OK, "the right token passes");
+}
+
+#[tokio::test]
+async fn malformed_requests_get_clear_json_errors() {
+    let (db, e, key) = smoke().await;
+    let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
+    let get = |uri: String| {
+        let app = app.clone();
+        async move { call(&app, "GET", &uri, None).await }
+    };
+
+    // Unknown routes.
+    for uri in ["/api/nope", "/api", "/api/experiments/x/y/z", "/index.html"] {
+        let (st, body) = get(uri.into()).await;
+        assert_eq!(st, StatusCode::NOT_FOUND, "{uri}");
+        assert!(error_text(&body).starts_with("no route for GET"), "{body}");
+    }
+    // Malformed paths: axum's plain-text rejections, in the JSON shape.
+    for uri in ["/api/experiments/not-a-uuid", "/api/experiments/1234/matrix", "/api/experiments/%27%3B/curves.svg"] {
+        let (st, body) = get(uri.into()).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{uri}: {body}");
+        assert!(error_text(&body).contains("UUID"), "{uri}: {body}");
+    }
+    let (st, body) = get(format!("/api/experiments/{e}/report/nonsense")).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    assert!(error_text(&body).contains("no table nonsense"), "{body}");
+    // Malformed queries.
+    for (query, says) in [
+        ("limit=abc", "limit"),
+        ("limit=0", "limit must be between 1 and 10000"),
+        ("limit=10001", "limit must be between 1 and 10000"),
+        ("limit=99999999999999999999", "limit"),
+        ("status=nonsense", "unknown job status `nonsense`"),
+        ("kind=nonsense", "nonsense"),
+        ("experiment=zzz", "experiment"),
+    ] {
+        let (st, body) = get(format!("/api/jobs?{query}")).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "?{query}: {body}");
+        assert!(error_text(&body).contains(says), "?{query}: {body}");
+    }
+    let (st, jobs) = get("/api/jobs?limit=3&unknown=ignored".into()).await;
+    assert_eq!((st, jobs.as_array().map(Vec::len)), (StatusCode::OK, Some(3)));
+    // Wrong methods.
+    for (method, uri) in [("POST", "/api/workers".to_string()), ("GET", format!("/api/jobs/{key}/retry"))] {
+        let (st, body) = call(&app, method, &uri, None).await;
+        assert_eq!(st, StatusCode::METHOD_NOT_ALLOWED, "{method} {uri}");
+        assert!(error_text(&body).starts_with(&format!("method {method} is not allowed on")), "{body}");
+    }
+    // Malformed job keys (with the token: the key is what is wrong).
+    for bad in ["not-hex", "%27%3B%20DROP%20TABLE%20jobs%3B--", &"a".repeat(65)] {
+        let (st, body) = call(&app, "POST", &format!("/api/jobs/{bad}/cancel"), Some("s3cret")).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}: {body}");
+        assert!(error_text(&body).contains("not a job key"), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn request_sizes_are_bounded() {
+    let (db, e, key) = smoke().await;
+    let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
+    let limit = coordinator::api::MAX_BODY_BYTES;
+
+    // A body over the limit is refused before the handler runs: the job stays.
+    let big = vec![b'x'; limit + 1];
+    let req = Request::post(format!("/api/jobs/{key}/cancel"))
+        .header("authorization", "Bearer s3cret")
+        .header("content-length", big.len())
+        .body(Body::from(big))
+        .unwrap();
+    let (st, _, body) = send(&app, req).await;
+    assert_eq!(st, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+    assert_eq!(error_text(&body), format!("request body larger than {limit} bytes"));
+    let (_, pending) = call(&app, "GET", "/api/jobs?status=cancelled", None).await;
+    assert_eq!(pending.as_array().unwrap().len(), 0, "nothing was cancelled");
+    // A GET with an oversized body too.
+    let req = Request::get("/api/workers").header("content-length", limit + 1).body(Body::from(vec![0u8; limit + 1]));
+    let (st, _, body) = send(&app, req.unwrap()).await;
+    assert_eq!(st, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+    // A small body is fine (and ignored).
+    let req = Request::post(format!("/api/jobs/{key}/cancel"))
+        .header("authorization", "Bearer s3cret")
+        .header("content-length", 2)
+        .body(Body::from("{}"))
+        .unwrap();
+    assert_eq!(send(&app, req).await.0, StatusCode::OK);
+
+    // Over-long request targets.
+    let long = format!("/api/experiments/{e}/report/accuracy?domain={}", "d".repeat(coordinator::api::MAX_URI_BYTES));
+    let (st, body) = call(&app, "GET", &long, None).await;
+    assert_eq!(st, StatusCode::URI_TOO_LONG, "{body}");
+    error_text(&body);
+}
+
+/// Request text reaches PostgreSQL only as bound parameters (SQL lives in
+/// `schema`, whose statements interpolate only constants): hostile text in
+/// every free-text parameter is a value that matches nothing.
+#[tokio::test]
+async fn hostile_text_is_only_ever_a_value() {
+    let (db, e, _) = smoke().await;
+    let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
+    let hostile = "x%27%20OR%20%271%27%3D%271%27%3B%20DROP%20TABLE%20jobs%3B%20--";
+    for param in ["domain", "model", "bound", "residual"] {
+        for table in ["accuracy", "planning", "curves"] {
+            let (st, r) =
+                call(&app, "GET", &format!("/api/experiments/{e}/report/{table}?{param}={hostile}"), None).await;
+            assert_eq!(st, StatusCode::OK, "{param} in {table}: {r}");
+            assert_eq!(r["rows"].as_array().map(Vec::len), Some(0), "{param} in {table}: {r}");
+        }
+        let (st, _) = call(&app, "GET", &format!("/api/experiments/{e}/curves.svg?{param}={hostile}"), None).await;
+        assert_eq!(st, StatusCode::OK);
+    }
+    let (st, _) = call(&app, "GET", &format!("/api/jobs?kind={hostile}"), None).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "kinds are names from the vocabulary");
+    let (_, all) = call(&app, "GET", &format!("/api/jobs?experiment={e}"), None).await;
+    assert_eq!(all.as_array().unwrap().len(), 72, "the jobs are all there");
+}
+
+/// Whether `v` conforms to `schema` (a reference resolved in `doc`), for
+/// the keywords the document uses: type (one or several), enum, required,
+/// properties, items, additionalProperties, minimum and maximum.
+fn conforms(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
+    if let Some(r) = schema["$ref"].as_str() {
+        let name = r.trim_start_matches("#/components/schemas/");
+        return conforms(doc, &doc["components"]["schemas"][name], v, at);
+    }
+    let kind = match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let allowed: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    if !allowed.is_empty() && !allowed.iter().any(|t| *t == kind || (*t == "number" && kind == "integer")) {
+        return Err(format!("{at}: {kind} where the document says {allowed:?}: {v}"));
+    }
+    if let Some(values) = schema["enum"].as_array() {
+        if !values.contains(v) {
+            return Err(format!("{at}: {v} is not one of {values:?}"));
+        }
+    }
+    if let (Some(min), Some(x)) = (schema["minimum"].as_f64(), v.as_f64()) {
+        if x < min {
+            return Err(format!("{at}: {x} under the minimum {min}"));
+        }
+    }
+    if let (Some(max), Some(x)) = (schema["maximum"].as_f64(), v.as_f64()) {
+        if x > max {
+            return Err(format!("{at}: {x} over the maximum {max}"));
+        }
+    }
+    if let Value::Object(fields) = v {
+        for name in schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+            if !fields.contains_key(name) {
+                return Err(format!("{at}: `{name}` is required"));
+            }
+        }
+        for (name, x) in fields {
+            let field = match (&schema["properties"][name], &schema["additionalProperties"]) {
+                (Value::Null, Value::Null) => continue,
+                (Value::Null, extra) => extra,
+                (declared, _) => declared,
+            };
+            conforms(doc, field, x, &format!("{at}.{name}"))?;
+        }
+    }
+    if let (Value::Array(items), Some(item)) = (v, schema.get("items")) {
+        for (i, x) in items.iter().enumerate() {
+            conforms(doc, item, x, &format!("{at}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_schema_check_sees_mismatches() {
+    let doc = serde_json::to_value(coordinator::api::openapi()).unwrap();
+    let job = serde_json::json!({ "$ref": "#/components/schemas/Job" });
+    let ok = serde_json::json!({ "key": "ab", "kind": "plan", "status": "queued", "attempts": 0, "worker": null });
+    assert_eq!(conforms(&doc, &job, &ok, "job"), Ok(()));
+    for bad in [
+        serde_json::json!({ "key": "ab", "kind": "plan", "status": "asleep", "attempts": 0 }),
+        serde_json::json!({ "key": "ab", "kind": "plan", "status": "queued" }),
+        serde_json::json!({ "key": "ab", "kind": "plan", "status": "queued", "attempts": "0" }),
+        serde_json::json!([]),
+    ] {
+        assert!(conforms(&doc, &job, &bad, "job").is_err(), "{bad}");
+    }
+}
+
+/// The answers of the main endpoints, and errors, are what the document says.
+#[tokio::test]
+async fn answers_conform_to_the_document() {
+    let (db, e, key) = smoke().await;
+    schema::workers::seen(&db.pool, "w1", "cpu", 2).await.unwrap();
+    let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
+    let doc = serde_json::to_value(coordinator::api::openapi()).unwrap();
+    let cases = [
+        ("GET", "/api/experiments".to_string(), "/api/experiments", "200"),
+        ("GET", format!("/api/experiments/{e}"), "/api/experiments/{id}", "200"),
+        ("GET", format!("/api/experiments/{}", uuid::Uuid::new_v4()), "/api/experiments/{id}", "404"),
+        ("GET", "/api/experiments/nope".into(), "/api/experiments/{id}", "400"),
+        ("GET", format!("/api/jobs?experiment={e}"), "/api/jobs", "200"),
+        ("GET", "/api/jobs?status=nonsense".into(), "/api/jobs", "400"),
+        ("GET", "/api/workers".into(), "/api/workers", "200"),
+        ("GET", "/api/vocabulary".into(), "/api/vocabulary", "200"),
+        ("POST", format!("/api/jobs/{key}/cancel"), "/api/jobs/{key}/cancel", "200"),
+        ("POST", format!("/api/jobs/{key}/cancel"), "/api/jobs/{key}/cancel", "409"),
+        ("POST", format!("/api/jobs/{key}/retry"), "/api/jobs/{key}/retry", "200"),
+        ("POST", "/api/jobs/zz/retry".into(), "/api/jobs/{key}/retry", "400"),
+    ];
+    for (method, uri, path, code) in cases {
+        let (st, body) = call(&app, method, &uri, Some("s3cret")).await;
+        assert_eq!(st.as_str(), code, "{method} {uri}: {body}");
+        let response = &doc["paths"][path][method.to_lowercase()]["responses"][code];
+        let schema = &response["content"]["application/json"]["schema"];
+        assert!(schema.is_object(), "{method} {path} documents no {code}");
+        if let Err(e) = conforms(&doc, schema, &body, &format!("{method} {uri}")) {
+            panic!("{e}");
+        }
+    }
+}

@@ -5,42 +5,91 @@
 use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
-use jobs::JobKind;
+use axum::Json;
+use jobs::{JobKind, KindInfo, Needs, Resource};
 use schema::reports::{Filter, Table};
+use schema::JobStatus;
+use serde::Serialize;
 use serde_json::json;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::error::{ApiError, ApiResult};
+use super::doc::{JobStatusDoc, NeedsDoc, ResourceDoc, TableDoc};
+use super::error::{ApiError, ApiResult, ErrorBody};
 use crate::report::{self, Format};
 use crate::state::AppState;
 
 const INDEX: &str = include_str!("../../../../dashboards/web/index.html");
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/", get(index))
-        .route("/api/vocabulary", get(vocabulary))
-        .route("/api/experiments/{id}/matrix", get(matrix))
-        .route("/api/experiments/{id}/report/{table}", get(table))
-        .route("/api/experiments/{id}/curves.svg", get(curves_svg))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(dashboard))
+        .routes(routes!(vocabulary))
+        .routes(routes!(matrix))
+        .routes(routes!(report_table))
+        .routes(routes!(curves_svg))
 }
 
-async fn index() -> Html<&'static str> {
+/// The dashboard page.
+#[utoipa::path(get, path = "/", tag = "dashboard",
+    responses((status = 200, description = "The dashboard", body = String, content_type = "text/html")))]
+async fn dashboard() -> Html<&'static str> {
     Html(INDEX)
+}
+
+/// What the farm's words are.
+#[derive(Serialize, ToSchema)]
+struct Vocabulary {
+    /// The job kinds, in pipeline order.
+    kinds: Vec<Kind>,
+    /// The job states, in the order of a job's life.
+    #[schema(value_type = Vec<JobStatusDoc>)]
+    statuses: [JobStatus; JobStatus::ALL.len()],
+}
+
+/// A job kind (`jobs::KindInfo`).
+#[derive(Serialize, ToSchema)]
+struct Kind {
+    name: &'static str,
+    description: &'static str,
+    /// Its queue.
+    #[schema(value_type = ResourceDoc)]
+    resource: Resource,
+    /// Part of an experiment's pipeline (false: a measurement aid such as `noop`).
+    pipeline: bool,
+    /// Which inputs it cannot run without.
+    #[schema(value_type = NeedsDoc)]
+    needs: Needs,
+}
+
+impl From<KindInfo> for Kind {
+    fn from(k: KindInfo) -> Kind {
+        // Spelled out, so that a new field of `KindInfo` is a compile error here.
+        let KindInfo { name, description, resource, pipeline, needs } = k;
+        Kind { name, description, resource, pipeline, needs }
+    }
 }
 
 /// The job kinds in pipeline order (`jobs::JobKind`) and the job states
 /// (`schema::JobStatus`), so the page lists whatever the farm has.
-async fn vocabulary() -> Json<serde_json::Value> {
-    let kinds: Vec<_> = JobKind::ALL.iter().map(|k| k.describe()).collect();
-    Json(json!({ "kinds": kinds, "statuses": schema::JobStatus::ALL }))
+#[utoipa::path(get, path = "/api/vocabulary", tag = "dashboard",
+    responses((status = 200, description = "Job kinds and job states", body = Vocabulary)))]
+async fn vocabulary() -> Json<Vocabulary> {
+    Json(Vocabulary { kinds: JobKind::ALL.map(|k| k.describe().into()).into(), statuses: JobStatus::ALL })
 }
 
 /// Every training cell of the grid (configuration x seed) with its state and
 /// the progress of what depends on it; and the pipeline of the other kinds
 /// per domain and split.
+#[utoipa::path(get, path = "/api/experiments/{id}/matrix", tag = "dashboard",
+    params(("id" = Uuid, Path, description = "The experiment's id")),
+    responses(
+        (status = 200, description = "`cells`: the training cells; `pipeline`: the other kinds per domain and split",
+         body = Object),
+        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+    ))]
 async fn matrix(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResult {
     let cells = schema::matrix::cells(&s.pool, id).await?;
     let others: Vec<JobKind> =
@@ -51,7 +100,15 @@ async fn matrix(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResult {
 
 /// A result table as JSON (`schema::reports::Report`), filtered by query
 /// parameters `domain`, `model`, `bound`, `residual`.
-async fn table(
+#[utoipa::path(get, path = "/api/experiments/{id}/report/{table}", tag = "dashboard",
+    params(("id" = Uuid, Path, description = "The experiment's id"), ("table" = TableDoc, Path, description = "Which table"),
+           FilterParams),
+    responses(
+        (status = 200, description = "The table: its columns and rows", body = Object),
+        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+        (status = 404, description = "No such table", body = ErrorBody),
+    ))]
+async fn report_table(
     State(s): State<AppState>,
     Path((id, name)): Path<(Uuid, String)>,
     Query(filter): Query<Filter>,
@@ -61,6 +118,13 @@ async fn table(
 }
 
 /// Figure 2 for the experiment, live.
+#[utoipa::path(get, path = "/api/experiments/{id}/curves.svg", tag = "dashboard",
+    params(("id" = Uuid, Path, description = "The experiment's id"), FilterParams),
+    responses(
+        (status = 200, description = "Validation MSE per training step, mean over seeds", body = String,
+         content_type = "image/svg+xml"),
+        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+    ))]
 async fn curves_svg(
     State(s): State<AppState>,
     Path(id): Path<Uuid>,
@@ -68,4 +132,28 @@ async fn curves_svg(
 ) -> ApiResult<Response> {
     let r = schema::reports::table(&s.pool, id, Table::Curves, &filter).await?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], report::render(&r, Format::Svg)).into_response())
+}
+
+/// The query parameters of `schema::reports::Filter`, for the document
+/// only (`Filter` lives in `schema`, which knows nothing of OpenAPI); the
+/// `From` below keeps the two alike.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+struct FilterParams {
+    /// Only this domain.
+    domain: Option<String>,
+    /// Only this model (baselines, which have none, stay).
+    model: Option<String>,
+    /// Only this bound.
+    bound: Option<String>,
+    /// Only this residual.
+    residual: Option<String>,
+}
+
+impl From<Filter> for FilterParams {
+    fn from(f: Filter) -> FilterParams {
+        let Filter { domain, model, bound, residual } = f;
+        FilterParams { domain, model, bound, residual }
+    }
 }

@@ -1,64 +1,126 @@
 //! `/api/jobs`: the job listing, and retry / cancel (token needed).
 
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use serde_json::json;
+use axum::http::StatusCode;
+use axum::Json;
+use schema::listing::JobRow;
+use schema::JobStatus;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::error::{ApiError, ApiResult};
+use super::auth::Authorized;
+use super::doc::{JobKindDoc, JobStatusDoc};
+use super::error::{ApiError, ApiResult, ErrorBody};
+use super::limits::{job_key, listing_limit};
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/jobs", get(list))
-        .route("/api/jobs/{key}/retry", post(retry))
-        .route("/api/jobs/{key}/cancel", post(cancel))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(list_jobs)).routes(routes!(retry_job)).routes(routes!(cancel_job))
 }
 
-#[derive(serde::Deserialize)]
+/// Which jobs to list.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct Params {
+    /// Only the jobs of this experiment.
     experiment: Option<Uuid>,
+    /// Only jobs of this kind.
+    #[param(value_type = Option<JobKindDoc>)]
     kind: Option<String>,
+    /// Only jobs in this state.
+    #[param(value_type = Option<JobStatusDoc>)]
     status: Option<String>,
+    /// At most this many (1 to 10,000; default 500).
+    #[param(minimum = 1, maximum = 10_000)]
     limit: Option<i64>,
 }
 
-async fn list(State(s): State<AppState>, Query(p): Query<Params>) -> ApiResult {
+/// A job in the listing.
+#[derive(Serialize, ToSchema)]
+struct Job {
+    key: String,
+    #[schema(value_type = JobKindDoc)]
+    kind: String,
+    #[schema(value_type = JobStatusDoc)]
+    status: JobStatus,
+    /// Attempts started so far.
+    attempts: i32,
+    /// The worker slot running it, if any.
+    worker: Option<String>,
+    last_error: Option<String>,
+    domain: Option<String>,
+    split: Option<String>,
+    heuristic: Option<String>,
+}
+
+impl From<JobRow> for Job {
+    fn from(r: JobRow) -> Job {
+        // Spelled out, so that a new column of the listing is a compile error here.
+        let JobRow { key, kind, status, attempts, worker, last_error, domain, split, heuristic } = r;
+        Job { key, kind, status, attempts, worker, last_error, domain, split, heuristic }
+    }
+}
+
+/// A job's new state after a retry or cancel.
+#[derive(Serialize, ToSchema)]
+struct JobState {
+    key: String,
+    #[schema(value_type = JobStatusDoc)]
+    status: JobStatus,
+}
+
+/// Jobs, oldest first.
+#[utoipa::path(get, path = "/api/jobs", tag = "jobs", params(Params),
+    responses(
+        (status = 200, description = "The jobs that match", body = [Job]),
+        (status = 400, description = "A parameter is malformed or names no kind or state", body = ErrorBody),
+    ))]
+async fn list_jobs(State(s): State<AppState>, Query(p): Query<Params>) -> ApiResult<Json<Vec<Job>>> {
     let filter = schema::listing::JobFilter {
         experiment: p.experiment,
         kind: p.kind.map(|k| k.parse()).transpose().map_err(ApiError::bad_request)?,
         status: p.status.map(|k| k.parse()).transpose().map_err(ApiError::bad_request)?,
-        limit: p.limit.unwrap_or(500),
+        limit: listing_limit(p.limit, 500)?,
     };
-    Ok(Json(json!(schema::listing::jobs(&s.pool, &filter).await?)))
+    Ok(Json(schema::listing::jobs(&s.pool, &filter).await?.into_iter().map(Job::from).collect()))
 }
 
-fn authorize(s: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    let Some(token) = &s.token else {
-        return Err(ApiError(StatusCode::FORBIDDEN, "mutations are disabled: configure HFARM_API_TOKEN".into()));
-    };
-    let given = headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
-    match given {
-        Some(g) if g == token => Ok(()),
-        _ => Err(ApiError(StatusCode::UNAUTHORIZED, "missing or wrong bearer token".into())),
-    }
-}
-
-async fn retry(State(s): State<AppState>, headers: HeaderMap, Path(key): Path<String>) -> ApiResult {
-    authorize(&s, &headers)?;
-    if schema::lifecycle::retry(&s.pool, &key).await? {
-        Ok(Json(json!({ "key": key, "status": schema::JobStatus::Pending })))
+/// Runs a dead, failed or cancelled job again (back to `pending`).
+#[utoipa::path(post, path = "/api/jobs/{key}/retry", tag = "jobs", security(("bearer" = [])),
+    params(("key" = String, Path, description = "The job's key (hex digits)", max_length = 64)),
+    responses(
+        (status = 200, description = "The job is pending again", body = JobState),
+        (status = 400, description = "Not a job key", body = ErrorBody),
+        (status = 401, description = "Missing or wrong bearer token", body = ErrorBody),
+        (status = 403, description = "Mutations are disabled (no token configured)", body = ErrorBody),
+        (status = 409, description = "The job is not dead, failed or cancelled, or does not exist", body = ErrorBody),
+    ))]
+async fn retry_job(_: Authorized, State(s): State<AppState>, Path(key): Path<String>) -> ApiResult<Json<JobState>> {
+    let key = job_key(&key)?;
+    if schema::lifecycle::retry(&s.pool, key).await? {
+        Ok(Json(JobState { key: key.into(), status: JobStatus::Pending }))
     } else {
         Err(ApiError(StatusCode::CONFLICT, format!("job {key} is not dead, failed or cancelled (or does not exist)")))
     }
 }
 
-async fn cancel(State(s): State<AppState>, headers: HeaderMap, Path(key): Path<String>) -> ApiResult {
-    authorize(&s, &headers)?;
-    if schema::lifecycle::cancel(&s.pool, &key).await? {
-        Ok(Json(json!({ "key": key, "status": schema::JobStatus::Cancelled })))
+/// Cancels a job that has not finished.
+#[utoipa::path(post, path = "/api/jobs/{key}/cancel", tag = "jobs", security(("bearer" = [])),
+    params(("key" = String, Path, description = "The job's key (hex digits)", max_length = 64)),
+    responses(
+        (status = 200, description = "The job is cancelled", body = JobState),
+        (status = 400, description = "Not a job key", body = ErrorBody),
+        (status = 401, description = "Missing or wrong bearer token", body = ErrorBody),
+        (status = 403, description = "Mutations are disabled (no token configured)", body = ErrorBody),
+        (status = 409, description = "The job has already finished, or does not exist", body = ErrorBody),
+    ))]
+async fn cancel_job(_: Authorized, State(s): State<AppState>, Path(key): Path<String>) -> ApiResult<Json<JobState>> {
+    let key = job_key(&key)?;
+    if schema::lifecycle::cancel(&s.pool, key).await? {
+        Ok(Json(JobState { key: key.into(), status: JobStatus::Cancelled }))
     } else {
         Err(ApiError(StatusCode::CONFLICT, format!("job {key} has already finished (or does not exist)")))
     }

@@ -7,22 +7,30 @@ use std::fmt::Write as _;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Router;
 use jobs::{JobKind, Resource};
 use schema::JobStatus;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::error::ApiResult;
+use super::error::{ApiResult, ErrorBody};
 use super::workers::LIVE_AFTER_S;
 use crate::state::AppState;
 
 /// Upper bounds (seconds) of the job-duration histogram's buckets.
 const BUCKETS: [f64; 12] = [0.1, 0.5, 1.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0, 14400.0, 86400.0];
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/metrics", get(metrics))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(metrics))
 }
 
+/// The farm's metrics: queue depths, jobs by kind and state, job durations,
+/// live workers and their slots.
+#[utoipa::path(get, path = "/metrics", tag = "meta",
+    responses(
+        (status = 200, description = "Prometheus's text format", body = String,
+         content_type = "text/plain; version=0.0.4"),
+        (status = 500, description = "The database failed", body = ErrorBody),
+    ))]
 async fn metrics(State(s): State<AppState>) -> ApiResult<Response> {
     let text = render(&s).await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response())

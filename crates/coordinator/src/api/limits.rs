@@ -1,0 +1,51 @@
+//! How large a request may be. The API takes no large input: its bodies
+//! are empty (retry, cancel) and its paths and queries name things.
+
+use axum::extract::Request;
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::error::ApiError;
+
+/// Largest request body accepted, in bytes (413 beyond: the
+/// `RequestBodyLimitLayer` refuses a larger `Content-Length` before any
+/// handler runs, and cuts a streamed body at this size).
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// Longest request target (path and query), in bytes (414 beyond).
+pub const MAX_URI_BYTES: usize = 2048;
+
+/// Most jobs one listing returns (`/api/jobs?limit=`).
+pub const MAX_LIMIT: i64 = 10_000;
+
+/// Longest job key a path may carry: keys are 32 hex digits
+/// (`jobs::JobKey`); the bound leaves room for longer hashes.
+pub const MAX_KEY_LEN: usize = 64;
+
+/// Refuses request targets longer than `MAX_URI_BYTES`.
+pub async fn bounded_uri(req: Request, next: Next) -> Response {
+    let len = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
+    if len > MAX_URI_BYTES {
+        return ApiError(StatusCode::URI_TOO_LONG, format!("request target longer than {MAX_URI_BYTES} bytes"))
+            .into_response();
+    }
+    next.run(req).await
+}
+
+/// A job key from a path: hex digits, at most `MAX_KEY_LEN` of them.
+pub fn job_key(key: &str) -> Result<&str, ApiError> {
+    if key.is_empty() || key.len() > MAX_KEY_LEN || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let shown: String = key.chars().take(MAX_KEY_LEN + 1).collect();
+        return Err(ApiError::bad_request(format!("not a job key (up to {MAX_KEY_LEN} hex digits): {shown:?}")));
+    }
+    Ok(key)
+}
+
+/// A listing's `limit`: 1 to `MAX_LIMIT`.
+pub fn listing_limit(limit: Option<i64>, default: i64) -> Result<i64, ApiError> {
+    match limit.unwrap_or(default) {
+        n @ 1..=MAX_LIMIT => Ok(n),
+        n => Err(ApiError::bad_request(format!("limit must be between 1 and {MAX_LIMIT}, not {n}"))),
+    }
+}
