@@ -87,17 +87,25 @@ def heads(tree):
             yield from heads(item)
 
 
-def classify(domain_file):
-    """('strips' | 'strips-content' | 'other', reasons)."""
-    with open(domain_file, errors="replace") as f:
+def _define(path):
+    """The `(define ...)` list of a file, or a reason why there is none."""
+    with open(path, errors="replace") as f:
         text = f.read()
     try:
         top = nested(text)
     except ValueError as e:
-        return "other", ["unreadable: %s" % e]
-    define = next((x for x in top if isinstance(x, list) and x[:1] == ["define"]), None)
+        return None, "unreadable: %s" % e
+    if not top or not isinstance(top[0], list) or top[0][:1] != ["define"]:
+        return None, "something other than (define ...) first"  # IPC 1998's (in-package ...)
+    return top[0], None
+
+
+def classify(domain_file, problem_file=None):
+    """('strips' | 'strips-content' | 'other', reasons), from the domain file
+    and, if given, the problem file (preferences, metrics, constraints)."""
+    define, why = _define(domain_file)
     if define is None:
-        return "other", ["no (define ...)"]
+        return "other", [why]
     reqs, used = set(), set()
     for sec in define[2:]:
         if not (isinstance(sec, list) and sec and isinstance(sec[0], str)):
@@ -108,6 +116,18 @@ def classify(domain_file):
             used.add(sec[0])
         elif sec[0] == ":action":
             used.update(h for h in heads(sec[1:]) if h in UNSUPPORTED_HEADS)
+            # PDDL 1.0's `:vars` and the like.
+            used.update(k for k in sec[2::2] if isinstance(k, str)
+                        and k not in (":parameters", ":precondition", ":effect"))
+    if problem_file is not None:
+        pdef, why = _define(problem_file)
+        if pdef is None:
+            return "other", [why]
+        for sec in pdef[2:]:
+            if isinstance(sec, list) and sec[:1] in ([":metric"], [":constraints"]):
+                used.add(sec[0])
+            elif isinstance(sec, list) and sec[:1] == [":goal"]:
+                used.update(h for h in heads(sec[1:]) if h in UNSUPPORTED_HEADS)
     if used:
         return "other", sorted(used)
     extra = sorted(reqs - SUPPORTED_REQUIREMENTS)
@@ -222,7 +242,7 @@ def main(argv=None):
     start = time.time()
     for key in sorted(domains):
         pairs = domains[key]
-        kind, reasons = classify(pairs[0][0])
+        kind, reasons = classify(*pairs[0])
         chosen = pairs[:args.problems] if kind != "other" else pairs[:1]
         for dom, prob in chosen:
             rec = {"domain_dir": key, "kind": kind, "reasons": reasons, "domain": dom, "problem": prob}
@@ -233,6 +253,9 @@ def main(argv=None):
                                      ["--search", "--time-limit", str(args.time_limit),
                                       "--memory-limit", str(mem_mib)],
                                      4 * args.time_limit + 120))
+                if rec["stage"] in ("killed", "crash"):
+                    # The search limit does not cover grounding: say how far reading got.
+                    rec["parse_only"] = run_hfarm(binary, dom, prob, ["--parse-only"], 120)
                 rec.update(run_fd(fd, dom, prob, args.time_limit, args.memory_limit))
             records.append(rec)
             print("%-70s %-14s hfarm=%-14s %s fd=%s %s" % (
@@ -250,7 +273,12 @@ def main(argv=None):
 
 def summarize(records):
     tried = [r for r in records if r["kind"] != "other"]
-    parsed = [r for r in tried if r.get("stage") not in ("read", "parse_domain", "parse_problem", "killed", "crash")]
+    def parsed_ok(r):
+        stage = r.get("stage")
+        if stage in ("killed", "crash"):
+            stage = r.get("parse_only", {}).get("stage")
+        return stage not in ("read", "parse_domain", "parse_problem", "killed", "crash")
+    parsed = [r for r in tried if parsed_ok(r)]
     grounded = [r for r in parsed if r.get("stage") in ("search", "done")]
     fd_solved = [r for r in tried if r.get("fd_cost") is not None]
     ours_solved = [r for r in tried if r.get("status") == "solved"]
@@ -271,6 +299,7 @@ def summarize(records):
         "problems_tried": len(tried),
         "parsed": len(parsed),
         "grounded": len(grounded),
+        "not_grounded_in_time": [r["problem"] for r in parsed if r not in grounded],
         "fd_solved": len(fd_solved),
         "hfarm_solved": len(ours_solved),
         "equal_optimal_cost": len(equal),
