@@ -59,7 +59,7 @@ async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
     let gpu = WorkerConfig { id: "gpu".into(), class: "gpu".into(), concurrency: 1, lease_s: 30.0, grace_s: 5.0 };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
-    let deadline = Instant::now() + Duration::from_secs(300);
+    let deadline = Instant::now() + Duration::from_secs(900);
     loop {
         let st = coordinator::status(&db.pool, experiment).await.unwrap();
         if st.jobs[JobStatus::Succeeded] == total {

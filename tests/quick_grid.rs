@@ -36,7 +36,7 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
             break;
         }
         assert_eq!(st.jobs[JobStatus::Dead], 0, "{st:?}");
-        assert!(started.elapsed() < Duration::from_secs(900), "not done in 15 minutes: {st:?}");
+        assert!(started.elapsed() < Duration::from_secs(1800), "not done in 30 minutes: {st:?}");
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     println!("quick grid: {total} jobs in {:.0} s", started.elapsed().as_secs_f64());

@@ -56,7 +56,7 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
     let gpu = WorkerConfig { id: "gpu".into(), class: "gpu".into(), concurrency: 1, lease_s: 30.0, grace_s: 5.0 };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
-    let deadline = Instant::now() + Duration::from_secs(300);
+    let deadline = Instant::now() + Duration::from_secs(900);
     let st = loop {
         let st = coordinator::status(&db.pool, experiment).await.unwrap();
         if st.jobs.active() == 0 {

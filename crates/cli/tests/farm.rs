@@ -162,7 +162,7 @@ distributions = ["truncated"]
 sigma = ["learn"]
 bounds = ["lmcut"]
 residuals = ["ff"]
-steps = 600
+steps = 320
 "#;
 
 #[tokio::test]
@@ -182,8 +182,9 @@ async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
     let mut victim = spawn(&["worker", "--class", "gpu", "--lease", "1.5"], &db.url, &prefix);
     let pool = db.pool.clone();
     // Killed once a resumable checkpoint exists and training went on past it.
-    wait_for("a last checkpoint", 120, async || {
-        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= 150")
+    // Generous deadlines: a shared 2-core machine may train at 1-2 steps/s.
+    wait_for("a last checkpoint", 600, async || {
+        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= 80")
             .fetch_optional(&pool)
             .await
             .unwrap();
@@ -195,7 +196,7 @@ async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
     let (killed_at,): (i64,) =
         sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last'").fetch_one(&db.pool).await.unwrap();
     let _rescuer = spawn(&["worker", "--class", "gpu", "--lease", "5"], &db.url, &prefix);
-    wait_for("every job to succeed", 300, async || {
+    wait_for("every job to succeed", 900, async || {
         let (n,): (i64,) =
             sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
         n == total
@@ -209,13 +210,13 @@ async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
     .unwrap();
     assert_eq!(attempts, 2, "killed once, then completed");
     assert!(resumed_from >= killed_at && resumed_from > 0, "resumed from {resumed_from}, killed at {killed_at}");
-    assert_eq!(steps, 600);
-    // One curve point per validation step, none twice, none missing: 600 / 40 = every 15 steps.
+    assert_eq!(steps, 320);
+    // One curve point per validation step, none twice, none missing: 320 / 40 = every 8 steps.
     let (points, distinct, last): (i64, i64, i64) =
         sqlx::query_as("SELECT count(*), count(DISTINCT step), max(step) FROM training_curves")
             .fetch_one(&db.pool)
             .await
             .unwrap();
-    assert_eq!((points, distinct, last), (40, 40, 600));
+    assert_eq!((points, distinct, last), (40, 40, 320));
     let _ = std::fs::remove_dir_all(&dir);
 }

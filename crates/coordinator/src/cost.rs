@@ -52,7 +52,7 @@ impl JobClass {
                         job.inputs.first().and_then(|k| models.get(k)).cloned().unwrap_or_default()
                     }
                 };
-                (domain.clone(), group, limits.max_evaluations as f64, Some(limits.time_s))
+                (domain.clone(), group, limits.max_evaluations as f64, limits.time_s.0)
             }
             JobSpec::Noop { .. } => (String::new(), String::new(), 1.0, None),
         };

@@ -129,9 +129,14 @@ pub struct SolveLimits {
     pub time_s: f64,
     #[serde(default = "default_solve_memory")]
     pub memory_mib: u64,
-    /// Generation attempts before the job fails.
+    /// Generation attempts before the slot is left without an instance.
     #[serde(default = "default_tries")]
     pub tries: u32,
+    /// Stop after this many tries in a row ran out of time or memory: the
+    /// next random instance of the same size is as unlikely to be solved.
+    /// None: every try is used (the authors' code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub give_up_after: Option<u32>,
 }
 
 fn default_solve_time() -> f64 {
@@ -146,7 +151,12 @@ fn default_tries() -> u32 {
 
 impl Default for SolveLimits {
     fn default() -> Self {
-        SolveLimits { time_s: default_solve_time(), memory_mib: default_solve_memory(), tries: default_tries() }
+        SolveLimits {
+            time_s: default_solve_time(),
+            memory_mib: default_solve_memory(),
+            tries: default_tries(),
+            give_up_after: None,
+        }
     }
 }
 
@@ -156,17 +166,57 @@ impl Default for SolveLimits {
 pub struct PlanLimits {
     #[serde(default = "default_max_evaluations")]
     pub max_evaluations: u64,
+    /// Seconds, or `"none"`: the authors' code plans without a time limit.
     #[serde(default = "default_plan_time")]
-    pub time_s: f64,
+    pub time_s: TimeLimit,
     #[serde(default = "default_plan_memory")]
     pub memory_mib: u64,
+}
+
+/// A time limit in seconds, or none (`"none"` in grids and job specs). A
+/// limit serializes as the bare number, as the `f64` it replaced did, so
+/// the keys of jobs with a limit did not change.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeLimit(pub Option<f64>);
+
+impl TimeLimit {
+    pub const NONE: TimeLimit = TimeLimit(None);
+
+    pub fn seconds(s: f64) -> TimeLimit {
+        TimeLimit(Some(s))
+    }
+}
+
+impl Serialize for TimeLimit {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(x) => s.serialize_f64(x),
+            None => s.serialize_str("none"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TimeLimit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Seconds(f64),
+            Word(String),
+        }
+        match Raw::deserialize(d).map_err(|_| de::Error::custom("expected a number of seconds or \"none\""))? {
+            Raw::Seconds(x) => Ok(TimeLimit(Some(x))),
+            Raw::Word(w) if w == "none" => Ok(TimeLimit(None)),
+            Raw::Word(w) => Err(de::Error::custom(format!("expected a number of seconds or \"none\", got {w:?}"))),
+        }
+    }
 }
 
 fn default_max_evaluations() -> u64 {
     10_000
 }
-fn default_plan_time() -> f64 {
-    600.0
+fn default_plan_time() -> TimeLimit {
+    TimeLimit::seconds(600.0)
 }
 fn default_plan_memory() -> u64 {
     4096
@@ -544,8 +594,9 @@ impl Grid {
             check_solve_limits(l, "limits.generate")?;
         }
         if let Some(l) = &self.limits.plan {
-            if !(l.time_s.is_finite() && l.time_s > 0.0) || l.memory_mib == 0 || l.max_evaluations == 0 {
-                return Err("limits.plan: time_s, memory_mib and max_evaluations must be positive".into());
+            let time_ok = l.time_s.0.is_none_or(|t| t.is_finite() && t > 0.0);
+            if !time_ok || l.memory_mib == 0 || l.max_evaluations == 0 {
+                return Err("limits.plan: time_s (or \"none\"), memory_mib and max_evaluations must be positive".into());
             }
         }
         if let Some(b) = &self.baselines {

@@ -248,3 +248,23 @@ fn bounds_are_admissible_heuristics_and_residuals_registered_ones() {
         "{e}"
     );
 }
+
+#[test]
+fn plan_time_limits_may_be_none_and_limits_keep_their_json() {
+    use jobs::grid::TimeLimit;
+    let none = Grid::parse(
+        &smoke_text().replace("max_evaluations = 10000\ntime_s = 30", "max_evaluations = 10000\ntime_s = \"none\""),
+        "g.toml",
+    );
+    let none = none.unwrap_or_else(|e| panic!("{e}"));
+    let limits = none.limits.plan.unwrap();
+    assert_eq!(limits.time_s, TimeLimit::NONE);
+    assert!(serde_json::to_string(&limits).unwrap().contains(r#""time_s":"none""#));
+    // A limit serializes as the number it always did (job keys unchanged).
+    let json = serde_json::to_string(&jobs::grid::PlanLimits::default()).unwrap();
+    assert_eq!(json, r#"{"max_evaluations":10000,"time_s":600.0,"memory_mib":4096}"#);
+    let e =
+        err(&smoke_text()
+            .replace("max_evaluations = 10000\ntime_s = 30", "max_evaluations = 10000\ntime_s = \"never\""));
+    assert!(e.contains("limits.plan.time_s") && e.contains("\"none\""), "{e}");
+}

@@ -121,7 +121,9 @@ pub async fn remaining(pool: &PgPool, experiment: uuid::Uuid) -> Result<Vec<Rema
                                   ELSE 1 END), 1)::float8 AS units,
                 avg(CASE WHEN j.kind = 'generate'
                            THEN (j.spec->'limits'->>'tries')::float8 * (j.spec->'limits'->>'time_s')::float8
-                         WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'time_s')::float8 END)::float8 AS cap_s
+                         -- A plan job's time limit may be 'none'.
+                         WHEN j.kind = 'plan' AND jsonb_typeof(j.spec->'limits'->'time_s') = 'number'
+                           THEN (j.spec->'limits'->>'time_s')::float8 END)::float8 AS cap_s
          FROM jobs j
          JOIN experiment_jobs e ON e.job = j.key AND e.experiment = $1
          LEFT JOIN job_inputs i ON i.job = j.key AND i.position = 0 AND j.kind IN ('evaluate', 'plan')

@@ -119,7 +119,14 @@ pub fn generate_instance(
             }
             r.status.as_str().to_string()
         };
+        let limit_hit = outcome == "time_limit" || outcome == "memory_limit";
         tries.push(Try { generator_seed: gseed, outcome, cpu_s: thread_cpu_s() - start });
+        // The give-up rule: so many tries in a row out of time or memory.
+        let in_a_row =
+            tries.iter().rev().take_while(|t| t.outcome == "time_limit" || t.outcome == "memory_limit").count();
+        if limit_hit && limits.give_up_after.is_some_and(|k| in_a_row >= k as usize) {
+            break;
+        }
     }
     Ok(Outcome::NoInstance(tries))
 }
@@ -130,7 +137,7 @@ mod tests {
 
     #[test]
     fn a_slot_unsolved_within_its_limits_has_no_instance_and_says_why() {
-        let limits = SolveLimits { time_s: 0.000001, memory_mib: 512, tries: 3 };
+        let limits = SolveLimits { time_s: 0.000001, memory_mib: 512, tries: 3, give_up_after: None };
         let Outcome::NoInstance(tries) =
             generate_instance("blocksworld", Split::Test, &Params::Blocksworld { blocks: 14 }, 1, &limits).unwrap()
         else {
@@ -140,5 +147,12 @@ mod tests {
         assert!(tries.iter().all(|t| t.outcome == "time_limit" && t.cpu_s >= 0.0), "{tries:?}");
         let seeds: std::collections::HashSet<u64> = tries.iter().map(|t| t.generator_seed).collect();
         assert_eq!(seeds.len(), 3, "each try is another instance");
+        let give_up = SolveLimits { give_up_after: Some(2), ..limits };
+        let Outcome::NoInstance(tries) =
+            generate_instance("blocksworld", Split::Test, &Params::Blocksworld { blocks: 14 }, 1, &give_up).unwrap()
+        else {
+            panic!("solved in a microsecond")
+        };
+        assert_eq!(tries.len(), 2, "gave up after 2 tries in a row out of time");
     }
 }

@@ -77,11 +77,8 @@ pub struct PlanRun {
 pub fn plan_classical(domain: &str, problem: &str, heuristic: &str, limits: &PlanLimits) -> Result<PlanRun, String> {
     let task = load(domain, problem, true)?;
     let mut h = heuristics::by_name(heuristic, &task).ok_or_else(|| format!("unknown heuristic {heuristic}"))?;
-    let r = gbfs(
-        &task,
-        h.as_mut(),
-        Limits::new(Some(limits.max_evaluations), Some(limits.time_s), Some(limits.memory_mib)),
-    );
+    let r =
+        gbfs(&task, h.as_mut(), Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib)));
     Ok(run_of(r, limits))
 }
 
@@ -99,8 +96,7 @@ pub fn plan_learned(
     let mut h = learner::LearnedHeuristic::new(predictor, domain, problem, clip).map_err(|e| e.to_string())?;
     // The model reads the unpruned grounding's facts: search on that task.
     let task = h.task().clone();
-    let r =
-        gbfs(&task, &mut h, Limits::new(Some(limits.max_evaluations), Some(limits.time_s), Some(limits.memory_mib)));
+    let r = gbfs(&task, &mut h, Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib)));
     Ok((run_of(r, limits), h.forward_passes))
 }
 
@@ -128,7 +124,7 @@ mod tests {
 
     #[test]
     fn generated_instances_are_solved_labelled_and_planned() {
-        let limits = SolveLimits { time_s: 30.0, memory_mib: 512, tries: 20 };
+        let limits = SolveLimits { time_s: 30.0, memory_mib: 512, tries: 20, give_up_after: None };
         let Outcome::Instance(inst) =
             generate_instance("gripper", Split::Train, &Params::Gripper { balls: 3 }, 1, &limits).unwrap()
         else {
