@@ -27,10 +27,10 @@ pub struct Args {
     /// Only this model (linear, nlm, hgn): the appendix's per-model tables.
     #[arg(long)]
     pub model: Option<String>,
-    /// Only this lower bound (lmcut, hmax, blind).
+    /// Only this lower bound (an admissible heuristic: lmcut, hmax, blind, ...).
     #[arg(long)]
     pub bound: Option<String>,
-    /// Only this residual (none, ff, lmcut).
+    /// Only this residual (none, or a heuristic: ff, lmcut, ...).
     #[arg(long)]
     pub residual: Option<String>,
     /// Beside the published tables, cell by cell: a name (ijcai24) or the path of a
