@@ -7,7 +7,8 @@
 //! A job's cost is `units x seconds per unit`: one unit per generate, label
 //! and evaluate job; a training's steps; a plan run's evaluations (its
 //! budget, unless the farm measured how many runs of that kind really
-//! use). A generate job never costs more than its tries x time limit.
+//! use). A generate job never costs more than its tries x time limit (the
+//! tries it may make in a row out of time, when it gives up after some).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -37,7 +38,9 @@ impl JobClass {
     pub fn of(job: &Job, models: &HashMap<JobKey, String>) -> JobClass {
         let (domain, group, units, cap_s) = match &job.spec {
             JobSpec::Generate { domain, split, limits, .. } => {
-                (domain.clone(), split.as_str().to_string(), 1.0, Some(limits.tries as f64 * limits.time_s))
+                // A slot gives up after `give_up_after` tries in a row out of time.
+                let tries = limits.give_up_after.map_or(limits.tries, |k| k.min(limits.tries));
+                (domain.clone(), split.as_str().to_string(), 1.0, Some(tries as f64 * limits.time_s))
             }
             JobSpec::Label { domain, split } => (domain.clone(), split.as_str().to_string(), 1.0, None),
             JobSpec::Train { domain, model, steps, .. } => (domain.clone(), name(model), *steps as f64, None),

@@ -120,7 +120,9 @@ pub async fn remaining(pool: &PgPool, experiment: uuid::Uuid) -> Result<Vec<Rema
                                   WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'max_evaluations')::float8
                                   ELSE 1 END), 1)::float8 AS units,
                 avg(CASE WHEN j.kind = 'generate'
-                           THEN (j.spec->'limits'->>'tries')::float8 * (j.spec->'limits'->>'time_s')::float8
+                           THEN least((j.spec->'limits'->>'tries')::float8,
+                                      coalesce((j.spec->'limits'->>'give_up_after')::float8, 'Infinity'))
+                                * (j.spec->'limits'->>'time_s')::float8
                          -- A plan job's time limit may be 'none'.
                          WHEN j.kind = 'plan' AND jsonb_typeof(j.spec->'limits'->'time_s') = 'number'
                            THEN (j.spec->'limits'->>'time_s')::float8 END)::float8 AS cap_s
