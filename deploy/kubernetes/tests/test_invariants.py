@@ -39,6 +39,15 @@ POOL_MAX = 16
 FARM_SETTINGS = ["database_url", "redis_url", "redis_prefix"]
 
 
+
+def served_route(path: str) -> bool:
+    """Whether the status server serves `path`: an axum `.route("path", ...)`
+    or a handler registered with utoipa's `#[utoipa::path(..., path = "path")]`
+    (the API's routes go through `routes!`, which reads that attribute)."""
+    source = rust_source()
+    quoted = re.escape(f'"{path}"')
+    return bool(re.search(r"\.route\(\s*" + quoted, source) or re.search(r"utoipa::path\([^)]*path\s*=\s*" + quoted, source))
+
 def coordinator(objects):
     found = hfarm_containers(objects, "serve")
     assert len(found) == 1, f"expected one `hfarm serve` container, found {len(found)}"
@@ -212,7 +221,7 @@ def test_one_scheduler(overlay):
     assert len(pdbs) == 1 and pdbs[0]["spec"].get("minAvailable") == 1
 
     # Probes on /healthz (a route of the API), on the port `serve --listen` binds.
-    assert re.search(r'\.route\(\s*"/healthz"', rust_source())
+    assert served_route("/healthz")
     listen_port = int(flags["listen"].rsplit(":", 1)[1])
     ports = {p.get("name"): p["containerPort"] for p in c["ports"]}
     assert listen_port in ports.values()
@@ -234,7 +243,7 @@ def test_prometheus_scrapes_the_coordinator(overlay):
     config = yaml.safe_load(cm["data"]["prometheus.yml"])
     (job,) = config["scrape_configs"]
     assert job.get("metrics_path", "/metrics") == "/metrics"
-    assert re.search(r'\.route\(\s*"/metrics"', rust_source())
+    assert served_route("/metrics")
     targets = [t for sc in job["static_configs"] for t in sc["targets"]]
     assert targets == [f"{svc['metadata']['name']}.{svc['metadata']['namespace']}.svc:{port['port']}"]
 
