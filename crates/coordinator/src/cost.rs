@@ -43,7 +43,9 @@ impl JobClass {
                 (domain.clone(), split.as_str().to_string(), 1.0, Some(tries as f64 * limits.time_s))
             }
             JobSpec::Label { domain, split } => (domain.clone(), split.as_str().to_string(), 1.0, None),
-            JobSpec::Train { domain, model, steps, .. } => (domain.clone(), name(model), *steps as f64, None),
+            JobSpec::Train { domain, model, steps, .. } => {
+                (domain.clone(), model.as_str().to_string(), *steps as f64, None)
+            }
             JobSpec::Evaluate { domain, .. } => {
                 let model = job.inputs.first().and_then(|k| models.get(k)).cloned().unwrap_or_default();
                 (domain.clone(), model, 1.0, None)
@@ -60,15 +62,6 @@ impl JobClass {
             JobSpec::Noop { .. } => (String::new(), String::new(), 1.0, None),
         };
         JobClass { kind: job.spec.kind(), domain, group, resource: job.spec.resource(), units, cap_s }
-    }
-}
-
-/// A serde-named enum value (`"nlm"`), as the axis columns hold it.
-fn name<T: Serialize>(v: &T) -> String {
-    match serde_json::to_value(v) {
-        Ok(serde_json::Value::String(s)) => s,
-        Ok(v) => v.to_string(),
-        Err(_) => String::new(),
     }
 }
 
@@ -220,7 +213,7 @@ pub fn project(jobs: &[Job], model: &CostModel) -> Projection {
     let models: HashMap<JobKey, String> = jobs
         .iter()
         .filter_map(|j| match &j.spec {
-            JobSpec::Train { model, .. } => Some((j.key.clone(), name(model))),
+            JobSpec::Train { model, .. } => Some((j.key.clone(), model.as_str().to_string())),
             _ => None,
         })
         .collect();

@@ -52,6 +52,17 @@ pub enum Model {
     Hgn,
 }
 
+impl Model {
+    /// The name grids, job specs and the `model` column use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Model::Linear => "linear",
+            Model::Nlm => "nlm",
+            Model::Hgn => "hgn",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Distribution {

@@ -268,3 +268,11 @@ fn plan_time_limits_may_be_none_and_limits_keep_their_json() {
             .replace("max_evaluations = 10000\ntime_s = 30", "max_evaluations = 10000\ntime_s = \"never\""));
     assert!(e.contains("limits.plan.time_s") && e.contains("\"none\""), "{e}");
 }
+
+#[test]
+fn model_names_are_their_serialized_names() {
+    use jobs::grid::Model;
+    for m in [Model::Linear, Model::Nlm, Model::Hgn] {
+        assert_eq!(serde_json::to_value(m).unwrap(), m.as_str());
+    }
+}

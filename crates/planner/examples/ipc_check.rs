@@ -100,29 +100,42 @@ fn check(domain: &Path, problem: &Path, opts: &Options, out: &mut Map<String, Va
     stage("done", out);
 }
 
-fn main() {
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ipc_check: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+const USAGE: &str = "usage: ipc_check [--parse-only | --search] [--time-limit S] [--memory-limit MIB]";
+
+fn run() -> Result<(), String> {
     let mut opts = Options { ground: true, search: false, time_limit: None, memory_mib: None };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let mut value = |name: &str| -> f64 {
-            args.next().and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{name} needs a number"))
+        let mut value = |name: &str| -> Result<f64, String> {
+            args.next().and_then(|v| v.parse().ok()).ok_or_else(|| format!("{name} needs a number; {USAGE}"))
         };
         match a.as_str() {
             "--search" => opts.search = true,
             "--parse-only" => opts.ground = false,
-            "--time-limit" => opts.time_limit = Some(value("--time-limit")),
-            "--memory-limit" => opts.memory_mib = Some(value("--memory-limit") as u64),
-            other => panic!("unknown argument {other}; usage: ipc_check [--parse-only | --search] [--time-limit S] [--memory-limit MIB]"),
+            "--time-limit" => opts.time_limit = Some(value("--time-limit")?),
+            "--memory-limit" => opts.memory_mib = Some(value("--memory-limit")? as u64),
+            other => return Err(format!("unknown argument {other}; {USAGE}")),
         }
     }
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     for line in stdin.lock().lines() {
-        let line = line.expect("stdin");
+        let line = line.map_err(|e| format!("reading stdin: {e}"))?;
         let Some((domain, problem)) = line.split_once('\t') else { continue };
         let mut out = Map::new();
         out.insert("domain".into(), json!(domain));
         out.insert("problem".into(), json!(problem));
+        // A panic on one task is a finding to report, not the end of the sweep.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             check(Path::new(domain), Path::new(problem), &opts, &mut out);
         }));
@@ -130,7 +143,9 @@ fn main() {
             let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
             out.insert("panic".into(), json!(msg.unwrap_or_default()));
         }
-        writeln!(stdout, "{}", Value::Object(out)).expect("stdout");
-        stdout.flush().expect("stdout");
+        writeln!(stdout, "{}", Value::Object(out))
+            .and_then(|_| stdout.flush())
+            .map_err(|e| format!("writing stdout: {e}"))?;
     }
+    Ok(())
 }

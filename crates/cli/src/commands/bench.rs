@@ -210,7 +210,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     for (domain, problem) in suite_instances(&suite)? {
         let start = Instant::now();
         let task = planner::load_task(&domain, &problem)?;
-        let mut h = heuristics::by_name(heuristic, &task).expect("known heuristic");
+        let mut h = heuristics::by_name(heuristic, &task).ok_or_else(|| anyhow::anyhow!("no heuristic {heuristic}"))?;
         let cpu = process_cpu_time();
         let r = match a.which {
             Which::AstarLmcut => astar(&task, h.as_mut(), Limits::default()),

@@ -291,31 +291,29 @@ impl DomainInfo {
     /// the values' order), every required parameter has one, and each is of
     /// its kind and in its range (in the descriptor's order).
     pub fn check(&self, values: &ParamValues) -> Result<(), ParamError> {
+        self.checked(values).map(|_| ())
+    }
+
+    /// The values checked as [`DomainInfo::check`] does, each as its
+    /// parameter's kind (an integer given for a real becomes a real).
+    fn checked(&self, values: &ParamValues) -> Result<ParamValues, ParamError> {
         if let Some((name, _)) = values.iter().find(|(n, _)| self.param(n).is_none()) {
             return Err(ParamError::DoesNotApply(name));
         }
+        let mut checked = ParamValues::new();
         for p in self.params {
             match values.get(p.name) {
                 None if p.optional => {}
                 None => return Err(ParamError::Missing(p.name)),
-                Some(v) => {
-                    p.check(v).map_err(|m| ParamError::Invalid(p.name, m))?;
-                }
+                Some(v) => checked.set(p.name, p.check(v).map_err(|m| ParamError::Invalid(p.name, m))?),
             }
         }
-        Ok(())
+        Ok(checked)
     }
 
     /// Checked values to typed parameters.
     pub fn make(&self, values: &ParamValues) -> Result<Params, ParamError> {
-        self.check(values)?;
-        let mut checked = ParamValues::new();
-        for p in self.params {
-            if let Some(v) = values.get(p.name) {
-                checked.set(p.name, p.check(v).expect("checked"));
-            }
-        }
-        (self.build)(&checked).map_err(ParamError::Build)
+        (self.build)(&self.checked(values)?).map_err(ParamError::Build)
     }
 }
 
