@@ -25,8 +25,22 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
 
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
-    let cpu = WorkerConfig { id: "cpu".into(), class: "cpu".into(), concurrency: 2, lease_s: 60.0, grace_s: 5.0 };
-    let gpu = WorkerConfig { id: "gpu".into(), class: "gpu".into(), concurrency: 2, lease_s: 60.0, grace_s: 5.0 };
+    let cpu = WorkerConfig {
+        id: "cpu".into(),
+        class: "cpu".into(),
+        concurrency: 2,
+        lease_s: 60.0,
+        grace_s: 5.0,
+        isolation: worker::Isolation::InProcess,
+    };
+    let gpu = WorkerConfig {
+        id: "gpu".into(),
+        class: "gpu".into(),
+        concurrency: 2,
+        lease_s: 60.0,
+        grace_s: 5.0,
+        isolation: worker::Isolation::InProcess,
+    };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
     let started = Instant::now();

@@ -41,6 +41,9 @@ enum Command {
     Worker(commands::farm::WorkerArgs),
     /// The paper's result tables (or training curves) of an experiment.
     Report(commands::report::Args),
+    /// A worker's child process: runs isolated job tasks read from stdin.
+    #[command(hide = true)]
+    JobProcess,
 }
 
 fn main() -> ExitCode {
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => commands::farm::serve(a),
         Command::Worker(a) => commands::farm::worker(a),
         Command::Report(a) => commands::report::run(a),
+        Command::JobProcess => return worker::isolate::child_main(),
     };
     match result {
         Ok(code) => code,

@@ -69,15 +69,21 @@ pub async fn pass(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig) -> Result
     Ok(n)
 }
 
-/// Runs passes until `stop` turns true. Errors are reported and retried:
-/// a restarting Redis or PostgreSQL must not end the scheduler.
+/// Runs passes until `stop` turns true. A failed pass is retried with
+/// backoff: a restarting Redis or PostgreSQL must not end the scheduler,
+/// and its log says once that it lost one and once that it is back.
 pub async fn run_scheduler(pool: PgPool, queue: Queue, cfg: SchedulerConfig, mut stop: watch::Receiver<bool>) {
+    let mut outage = outage::Outage::new("scheduler");
     while !*stop.borrow() {
-        if let Err(e) = pass(&pool, &queue, &cfg).await {
-            eprintln!("scheduler: {e}; retrying");
-        }
+        let wait = match pass(&pool, &queue, &cfg).await {
+            Ok(_) => {
+                outage.ok();
+                cfg.tick
+            }
+            Err(e) => outage.failed(&e).max(cfg.tick),
+        };
         tokio::select! {
-            _ = tokio::time::sleep(cfg.tick) => {}
+            _ = tokio::time::sleep(wait) => {}
             _ = stop.changed() => {}
         }
     }

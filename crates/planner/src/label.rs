@@ -18,7 +18,7 @@ pub fn load(domain: &str, problem: &str, prune: bool) -> Result<Task, String> {
     crate::ground::ground_with(&d, &p, GroundOptions { prune_irrelevant: prune }).map_err(|e| e.to_string())
 }
 
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct LabelledState {
     pub step: u32,
     /// Every atom true in the state, static ones included, sorted.

@@ -49,6 +49,30 @@ pub enum DbError {
     Decode(String),
 }
 
+impl DbError {
+    /// Whether the server was unreachable or went away (refused, reset,
+    /// shutting down, restarting, no free connection in time) rather than
+    /// refusing what was asked: an outage to wait out, not a job's fault.
+    pub fn is_outage(&self) -> bool {
+        let e = match self {
+            DbError::Connect { .. } => return true,
+            DbError::Query(e) => e,
+            DbError::Migrate(sqlx::migrate::MigrateError::Execute(e)) => e,
+            _ => return false,
+        };
+        match e {
+            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::WorkerCrashed => {
+                true
+            }
+            sqlx::Error::Protocol(_) | sqlx::Error::Tls(_) => true,
+            // Class 08: connection exception; 57P01-57P03: the server is
+            // shutting down, crashed, or not accepting connections yet.
+            sqlx::Error::Database(d) => d.code().is_some_and(|c| c.starts_with("08") || c.starts_with("57P")),
+            _ => false,
+        }
+    }
+}
+
 /// The embedded migrations of `schema/migrations`.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 

@@ -23,6 +23,8 @@ pub struct Ctx<'a> {
     pub job: &'a Claimed,
     /// The worker slot that holds the job's lease.
     pub worker: &'a str,
+    /// Where the job's heavy computation runs.
+    pub isolation: &'a crate::isolate::Isolation,
 }
 
 impl Ctx<'_> {

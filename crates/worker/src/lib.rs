@@ -3,13 +3,16 @@
 //!
 //! Map: [`run`] is the worker loop (slots, heartbeats, graceful SIGTERM);
 //! [`kinds`] holds one module per job kind (load -> compute -> store);
-//! [`job`] what they share; [`learned`] the bridge from stored labels and
+//! [`job`] what they share; [`isolate`] where their heavy computation runs
+//! (child processes under real memory and time limits); [`learned`] the bridge from stored labels and
 //! checkpoints to the learner. Invariant: no SQL here (`schema` has it) and
 //! no Redis beyond popping and handing back keys (`queue`).
 
+pub mod isolate;
 pub mod job;
 pub mod kinds;
 pub mod learned;
 pub mod run;
 
+pub use isolate::Isolation;
 pub use run::{run_worker, WorkerConfig};

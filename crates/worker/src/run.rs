@@ -1,13 +1,23 @@
 //! The worker loop: `concurrency` slots, each popping a key, claiming the
 //! job, running it with a heartbeat, and recording the outcome.
+//!
+//! Faults: a lost PostgreSQL or Redis is waited out with backoff
+//! ([`outage::Outage`]: one line when it goes, one when it is back); a job
+//! whose attempt failed because the database went away is handed back
+//! without counting the attempt, since the job did nothing wrong; a job
+//! that panics fails, and the slot goes on.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use outage::Outage;
 use queue::Queue;
-use schema::{lifecycle, workers, PgPool};
+use schema::lifecycle::{self, Claimed};
+use schema::{workers, PgPool};
 use tokio::sync::watch;
 
+use crate::isolate::Isolation;
+use crate::job::JobError;
 use crate::kinds::execute;
 
 #[derive(Debug, Clone)]
@@ -21,6 +31,9 @@ pub struct WorkerConfig {
     pub lease_s: f64,
     /// After a stop request, how long running jobs may finish before they are handed back.
     pub grace_s: f64,
+    /// Where searches run: in child processes under real memory and time
+    /// limits, or on this process's threads.
+    pub isolation: Isolation,
 }
 
 /// Runs until `stop` turns true, then lets running jobs finish for
@@ -30,9 +43,11 @@ pub async fn run_worker(pool: PgPool, queue: Queue, cfg: WorkerConfig, stop: wat
     let presence = {
         let (pool, cfg, mut stop) = (pool.clone(), cfg.clone(), stop.clone());
         tokio::spawn(async move {
+            let mut db = Outage::new(format!("worker {}: postgres", cfg.id));
             loop {
-                if let Err(e) = workers::seen(&pool, &cfg.id, &cfg.class, cfg.concurrency as i32).await {
-                    eprintln!("worker {}: {e}", cfg.id);
+                match workers::seen(&pool, &cfg.id, &cfg.class, cfg.concurrency as i32).await {
+                    Ok(()) => db.ok(),
+                    Err(e) => _ = db.failed(&e),
                 }
                 tokio::select! {
                     _ = tokio::time::sleep(Duration::from_secs(5)) => {}
@@ -44,86 +59,167 @@ pub async fn run_worker(pool: PgPool, queue: Queue, cfg: WorkerConfig, stop: wat
     let mut slots = tokio::task::JoinSet::new();
     for slot in 0..cfg.concurrency.max(1) {
         let (pool, queue, cfg, stop) = (pool.clone(), queue.clone(), cfg.clone(), stop.clone());
-        slots.spawn(async move { slot_loop(slot, pool, queue, cfg, stop).await });
+        slots.spawn(async move { Slot::new(slot, pool, queue, cfg).run(stop).await });
     }
     while slots.join_next().await.is_some() {}
     presence.abort();
     let _ = workers::stopped(&pool, &cfg.id).await;
 }
 
-async fn slot_loop(slot: usize, pool: PgPool, queue: Queue, cfg: Arc<WorkerConfig>, stop: watch::Receiver<bool>) {
-    let me = format!("{}/{slot}", cfg.id);
-    let mut popper = loop {
-        match queue.popper(&cfg.class).await {
-            Ok(p) => break p,
-            Err(e) => {
-                eprintln!("worker {me}: redis: {e}; retrying");
-                if *stop.borrow() {
-                    return;
-                }
-                tokio::time::sleep(Duration::from_secs(1)).await;
-            }
-        }
-    };
-    while !*stop.borrow() {
-        let key = match popper.pop(1.0).await {
-            Ok(Some(k)) => k,
-            Ok(None) => continue,
-            Err(e) => {
-                eprintln!("worker {me}: redis: {e}; retrying");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                continue;
-            }
-        };
-        let claimed = match lifecycle::claim(&pool, &key, &me, cfg.lease_s).await {
-            Ok(Some(c)) => c,
-            Ok(None) => continue, // duplicate or stale announcement
-            Err(e) => {
-                eprintln!("worker {me}: claiming {key}: {e}");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                continue;
+/// One job at a time, with this slot's view of the two servers.
+struct Slot {
+    me: String,
+    pool: PgPool,
+    queue: Queue,
+    cfg: Arc<WorkerConfig>,
+    db: Outage,
+    redis: Outage,
+}
+
+impl Slot {
+    fn new(slot: usize, pool: PgPool, queue: Queue, cfg: Arc<WorkerConfig>) -> Slot {
+        let me = format!("{}/{slot}", cfg.id);
+        let db = Outage::new(format!("worker {me}: postgres"));
+        let redis = Outage::new(format!("worker {me}: redis"));
+        Slot { me, pool, queue, cfg, db, redis }
+    }
+
+    async fn run(mut self, stop: watch::Receiver<bool>) {
+        let mut popper = loop {
+            match self.queue.popper(&self.cfg.class).await {
+                Ok(p) => break p,
+                Err(e) if !*stop.borrow() => self.redis.wait_after(&e).await,
+                Err(_) => return,
             }
         };
-        let heartbeat = {
-            let (pool, key, me, lease) = (pool.clone(), key.clone(), me.clone(), cfg.lease_s);
-            tokio::spawn(async move {
-                loop {
-                    tokio::time::sleep(Duration::from_secs_f64(lease / 3.0)).await;
-                    match lifecycle::heartbeat(&pool, &key, &me, lease).await {
-                        Ok(true) => {}
-                        Ok(false) => break, // no longer ours; finishing will be refused
-                        Err(e) => eprintln!("worker {me}: heartbeat for {key}: {e}"),
-                    }
+        self.redis.ok();
+        while !*stop.borrow() {
+            let key = match popper.pop(1.0).await {
+                Ok(Some(k)) => k,
+                Ok(None) => {
+                    self.redis.ok();
+                    continue;
                 }
-            })
-        };
-        let mut stop_wait = stop.clone();
-        let outcome = tokio::select! {
-            r = execute(&pool, &claimed, &me) => Some(r),
-            _ = async {
-                let _ = stop_wait.wait_for(|s| *s).await;
-                tokio::time::sleep(Duration::from_secs_f64(cfg.grace_s)).await;
-            } => None,
-        };
-        heartbeat.abort();
-        match outcome {
-            Some(Ok(_)) => {}
-            Some(Err(e)) => {
-                if let Err(db) = lifecycle::fail(&pool, &key, &me, &e.to_string()).await {
-                    eprintln!("worker {me}: recording failure of {key}: {db}");
+                Err(e) => {
+                    self.redis.wait_after(&e).await;
+                    continue;
                 }
-            }
-            None => {
-                // Stopping and out of grace: give the job back for another worker.
-                match lifecycle::hand_back(&pool, &key, &me).await {
-                    Ok(Some(r)) => {
-                        let _ = queue.push(&r.resource, &[r.key]).await;
-                    }
-                    Ok(None) => {}
-                    Err(e) => eprintln!("worker {me}: handing back {key}: {e}"),
+            };
+            self.redis.ok();
+            let claimed = match lifecycle::claim(&self.pool, &key, &self.me, self.cfg.lease_s).await {
+                Ok(Some(c)) => c,
+                Ok(None) => continue, // duplicate or stale announcement
+                Err(e) => {
+                    // The key is gone from Redis but the job is still queued:
+                    // the scheduler announces it again (`stale_queued`).
+                    self.db.wait_after(&e).await;
+                    continue;
                 }
+            };
+            self.db.ok();
+            if !self.run_job(claimed, stop.clone()).await {
                 return;
             }
         }
     }
+
+    /// Runs a claimed job to its recorded outcome; false if the worker is
+    /// stopping and the job was handed back.
+    async fn run_job(&mut self, claimed: Claimed, mut stop: watch::Receiver<bool>) -> bool {
+        let key = claimed.key.clone();
+        let heartbeat = {
+            let (pool, key, me, lease) = (self.pool.clone(), key.clone(), self.me.clone(), self.cfg.lease_s);
+            tokio::spawn(async move {
+                let mut db = Outage::new(format!("worker {me}: heartbeat for {key}: postgres"));
+                loop {
+                    tokio::time::sleep(Duration::from_secs_f64(lease / 3.0)).await;
+                    match lifecycle::heartbeat(&pool, &key, &me, lease).await {
+                        Ok(true) => db.ok(),
+                        Ok(false) => break, // no longer ours; finishing will be refused
+                        Err(e) => _ = db.failed(&e),
+                    }
+                }
+            })
+        };
+        // Its own task, so that a panic anywhere in the job (not only on its
+        // blocking thread) fails the job and leaves the slot running.
+        let mut job = {
+            let (pool, me, isolation) = (self.pool.clone(), self.me.clone(), self.cfg.isolation.clone());
+            tokio::spawn(async move { execute(&pool, &claimed, &me, &isolation).await })
+        };
+        let grace = Duration::from_secs_f64(self.cfg.grace_s);
+        let outcome = tokio::select! {
+            r = &mut job => Some(r),
+            _ = async {
+                let _ = stop.wait_for(|s| *s).await;
+                tokio::time::sleep(grace).await;
+            } => None,
+        };
+        heartbeat.abort();
+        match outcome {
+            Some(Ok(Ok(_))) => self.db.ok(),
+            Some(Ok(Err(JobError::Db(e)))) if e.is_outage() => {
+                // Not the job's fault: give it back without counting the attempt.
+                eprintln!("worker {}: {key} lost its database ({e}); handing it back", self.me);
+                self.hand_back_until_lease_ends(&key).await;
+            }
+            Some(Ok(Err(e))) => self.record_failure(&key, &e.to_string()).await,
+            Some(Err(join)) => {
+                let why = match join.try_into_panic() {
+                    Ok(p) => format!("job panicked: {}", panic_message(&p)),
+                    Err(e) => format!("job task ended: {e}"),
+                };
+                self.record_failure(&key, &why).await;
+            }
+            None => {
+                // Stopping and out of grace: give the job back for another worker.
+                job.abort();
+                match lifecycle::hand_back(&self.pool, &key, &self.me).await {
+                    Ok(Some(r)) => {
+                        let _ = self.queue.push(&r.resource, &[r.key]).await;
+                    }
+                    Ok(None) => {}
+                    Err(e) => eprintln!("worker {}: handing back {key}: {e}", self.me),
+                }
+                return false;
+            }
+        }
+        true
+    }
+
+    async fn record_failure(&mut self, key: &str, error: &str) {
+        match lifecycle::fail(&self.pool, key, &self.me, error).await {
+            Ok(_) => self.db.ok(),
+            // The lease runs out and the scheduler queues the job again.
+            Err(db) => eprintln!("worker {}: recording failure of {key}: {db}", self.me),
+        }
+    }
+
+    /// Hands `key` back, retrying while the database is away; once the
+    /// lease would have run out anyway, the scheduler takes over.
+    async fn hand_back_until_lease_ends(&mut self, key: &str) {
+        let deadline = Instant::now() + Duration::from_secs_f64(self.cfg.lease_s);
+        loop {
+            match lifecycle::hand_back(&self.pool, key, &self.me).await {
+                Ok(Some(r)) => {
+                    self.db.ok();
+                    if let Err(e) = self.queue.push(&r.resource, &[r.key]).await {
+                        // Still queued in PostgreSQL: the scheduler announces it again.
+                        eprintln!("worker {}: announcing {key} again: {e}", self.me);
+                    }
+                    return;
+                }
+                Ok(None) => return, // it committed after all, or is someone else's now
+                Err(e) if Instant::now() < deadline => self.db.wait_after(&e).await,
+                Err(_) => return,
+            }
+        }
+    }
+}
+
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
 }

@@ -79,6 +79,12 @@ pub enum Class {
     Gpu,
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum IsolationArg {
+    Process,
+    None,
+}
+
 #[derive(clap::Args)]
 pub struct WorkerArgs {
     #[arg(long, value_enum, default_value = "cpu")]
@@ -92,6 +98,11 @@ pub struct WorkerArgs {
     /// On SIGTERM, seconds running jobs may take to finish before being handed back.
     #[arg(long, default_value_t = 30.0)]
     pub grace: f64,
+    /// Where searches run: `process` (child processes under a real memory
+    /// limit and a hard deadline; a search that blows up ends its job, not
+    /// the worker) or `none` (this process's threads).
+    #[arg(long, value_enum, default_value = "process")]
+    pub isolation: IsolationArg,
     #[command(flatten)]
     pub db: Database,
     #[command(flatten)]
@@ -115,10 +126,7 @@ fn stop_on_signals() -> Result<tokio::sync::watch::Receiver<bool>> {
 
 pub fn serve(a: ServeArgs) -> Result<ExitCode> {
     runtime()?.block_on(async {
-        let pool = schema::connect_creating(&a.db.database_url).await?;
-        let queue = queue::Queue::connect(&a.redis.redis_url, &a.redis.redis_prefix)
-            .await
-            .with_context(|| format!("cannot connect to Redis at {}", a.redis.redis_url))?;
+        let (pool, queue) = connect_waiting(&a.db, &a.redis).await?;
         let stop = stop_on_signals()?;
         let cfg = coordinator::scheduler::SchedulerConfig { requeue_after_s: a.requeue_after, ..Default::default() };
         let listener =
@@ -154,11 +162,15 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
     };
     let host = std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_string()).unwrap_or_else(|_| "host".into());
     let id = format!("{host}-{}-{}", std::process::id(), &uuid::Uuid::new_v4().simple().to_string()[..6]);
+    let isolation = match a.isolation {
+        IsolationArg::Process => {
+            let me = std::env::current_exe().context("finding this program, to start job processes")?;
+            worker::Isolation::children(me, &["job-process"])
+        }
+        IsolationArg::None => worker::Isolation::InProcess,
+    };
     runtime()?.block_on(async {
-        let pool = schema::connect(&a.db.database_url).await?;
-        let queue = queue::Queue::connect(&a.redis.redis_url, &a.redis.redis_prefix)
-            .await
-            .with_context(|| format!("cannot connect to Redis at {}", a.redis.redis_url))?;
+        let (pool, queue) = connect_waiting(&a.db, &a.redis).await?;
         let stop = stop_on_signals()?;
         let cfg = worker::WorkerConfig {
             id: id.clone(),
@@ -166,12 +178,35 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
             concurrency: a.concurrency,
             lease_s: a.lease,
             grace_s: a.grace,
+            isolation,
         };
         eprintln!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
         worker::run_worker(pool, queue, cfg, stop).await;
         Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Connects to PostgreSQL (creating the database and bringing its schema up
+/// to date) and to Redis, waiting with backoff for either that is not up
+/// yet: long-running processes start in any order beside their servers (a
+/// fresh cluster, a restarted pod), and say what they wait for.
+async fn connect_waiting(db: &Database, redis: &Redis) -> Result<(schema::PgPool, queue::Queue)> {
+    let pool = outage::until_connected(
+        &format!("postgres at {}", schema::redact(&db.database_url)),
+        || schema::connect_creating(&db.database_url),
+        schema::DbError::is_outage,
+    )
+    .await?;
+    let redis_at = schema::redact(&redis.redis_url);
+    let queue = outage::until_connected(
+        &format!("redis at {redis_at}"),
+        || queue::Queue::connect(&redis.redis_url, &redis.redis_prefix),
+        |e| e.is_io_error() || e.is_connection_refusal() || e.is_connection_dropped() || e.is_timeout(),
+    )
+    .await
+    .with_context(|| format!("cannot connect to Redis at {redis_at}"))?;
+    Ok((pool, queue))
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {

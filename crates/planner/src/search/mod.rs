@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::task::{OpId, Task};
 
 /// How a search ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SearchStatus {
     Solved,

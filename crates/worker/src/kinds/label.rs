@@ -4,13 +4,20 @@
 
 use schema::results::Label;
 
-use crate::job::{blocking, instance, Ctx, JobError};
+use planner::label::LabelledState;
+
+use crate::isolate::{Bounds, Finished, Task};
+use crate::job::{failed, instance, Ctx, JobError};
 
 pub async fn run(ctx: &Ctx<'_>) -> Result<bool, JobError> {
     let input = ctx.input(0, "instance")?;
     let inst = instance(ctx.pool, input).await?;
-    let (d, p, plan) = (inst.domain_pddl, inst.problem_pddl, inst.plan);
-    let states = blocking(move || planner::label::label(&d, &p, &plan)).await?;
+    let task = Task::Label { domain_pddl: inst.domain_pddl, problem_pddl: inst.problem_pddl, plan: inst.plan };
+    // Labelling follows a known plan: no limit of its own, only the isolation.
+    let states = match ctx.isolation.run::<Vec<LabelledState>>(task, Bounds::default()).await? {
+        Finished::Done(states) => states,
+        Finished::MemoryLimit | Finished::TimeLimit => return Err(failed("labelling was stopped by a limit")),
+    };
     let labels: Vec<Label> = states
         .into_iter()
         .map(|s| Label {

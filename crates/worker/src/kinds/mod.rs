@@ -6,26 +6,27 @@
 //! its `run`, and one line in [`execute`]'s match.
 
 mod evaluate;
-mod generate;
+pub(crate) mod generate;
 mod label;
 mod noop;
-mod plan;
+pub(crate) mod plan;
 mod train;
 
 use jobs::JobSpec;
 use schema::lifecycle::Claimed;
 use schema::PgPool;
 
+use crate::isolate::Isolation;
 use crate::job::{failed, Ctx, JobError};
 
-pub use generate::{generate_instance, Outcome};
+pub use generate::{generate_instance, solve_try, Outcome, TryOutcome};
 pub use plan::{plan_classical, plan_learned, PlanRun};
 
 /// Runs a claimed job for `worker`. Ok(false) if the job stopped being ours
 /// (lease lost, cancelled): its results were rolled back.
-pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str) -> Result<bool, JobError> {
+pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str, isolation: &Isolation) -> Result<bool, JobError> {
     let spec: JobSpec = serde_json::from_value(job.spec.clone()).map_err(|e| failed(format!("bad job spec: {e}")))?;
-    let ctx = Ctx { pool, job, worker };
+    let ctx = Ctx { pool, job, worker, isolation };
     match spec {
         JobSpec::Generate { domain, split, params, seed, limits } => {
             generate::run(&ctx, domain, split, params, seed, limits).await

@@ -8,7 +8,8 @@ use planner::heuristics;
 use planner::search::{gbfs, Limits, SearchStatus};
 use schema::training::Tag;
 
-use crate::job::{blocking, failed, instance, Ctx, JobError};
+use crate::isolate::{Bounds, Finished, Task};
+use crate::job::{failed, instance, Ctx, JobError};
 use crate::learned;
 
 pub async fn run(
@@ -20,19 +21,30 @@ pub async fn run(
     // The instance is the last input; a learned heuristic's train job comes first.
     let input = ctx.job.inputs.last().ok_or_else(|| failed("plan job without instance"))?.clone();
     let inst = instance(ctx.pool, &input).await?;
-    let (d, p) = (inst.domain_pddl, inst.problem_pddl);
-    let (run, name, model, passes) = match heuristic {
+    let (domain_pddl, problem_pddl) = (inst.domain_pddl, inst.problem_pddl);
+    // The search stops itself at its limits; the isolation's are the backstop.
+    let bounds = Bounds::behind(Some(limits.memory_mib), limits.time_s.0);
+    let started = std::time::Instant::now();
+    let (finished, name, model) = match heuristic {
         PlanHeuristic::Classical { name } => {
-            let h = name.clone();
-            (blocking(move || plan_classical(&d, &p, &h, &limits)).await?, name, None, None)
+            let task = Task::PlanClassical { domain_pddl, problem_pddl, heuristic: name.clone(), limits };
+            let finished = ctx.isolation.run::<PlanRun>(task, bounds).await?;
+            (finished.map(|run| (run, None)), name, None)
         }
         PlanHeuristic::Learned { clip } => {
             let model = ctx.input(0, "model")?.to_string();
             let (config, weights) = learned::checkpoint(ctx.pool, &model, Tag::BestMse).await?;
-            let (run, passes) = blocking(move || plan_learned(config, &weights, &d, &p, clip, &limits)).await?;
+            let task = Task::PlanLearned { config, weights, domain_pddl, problem_pddl, clip, limits };
+            let finished = ctx.isolation.run::<(PlanRun, u64)>(task, bounds).await?;
             let name = if clip.is_some() { "learned+clip" } else { "learned" };
-            (run, name.to_string(), Some(model), Some(passes))
+            (finished.map(|(run, passes)| (run, Some(passes))), name.to_string(), Some(model))
         }
+    };
+    let (run, passes) = match finished {
+        Finished::Done(r) => r,
+        // Stopped from outside: nothing of the search's counts survived.
+        Finished::MemoryLimit => (PlanRun::stopped(SearchStatus::MemoryLimit, &limits, started), None),
+        Finished::TimeLimit => (PlanRun::stopped(SearchStatus::TimeLimit, &limits, started), None),
     };
     let row = schema::results::PlanRun {
         instance: input,
@@ -61,7 +73,7 @@ fn load(domain: &str, problem: &str, prune: bool) -> Result<planner::Task, Strin
 }
 
 /// One greedy planning run.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PlanRun {
     pub status: SearchStatus,
     pub cost: Option<u64>,
@@ -70,6 +82,22 @@ pub struct PlanRun {
     pub expansions: u64,
     pub generated: u64,
     pub search_time_s: f64,
+}
+
+impl PlanRun {
+    /// A run the isolation stopped (the kernel's memory limit, the hard
+    /// deadline): unsolved, so it counts the whole budget, as the paper does.
+    fn stopped(status: SearchStatus, limits: &PlanLimits, started: std::time::Instant) -> PlanRun {
+        PlanRun {
+            status,
+            cost: None,
+            plan_length: None,
+            evaluations: limits.max_evaluations,
+            expansions: 0,
+            generated: 0,
+            search_time_s: started.elapsed().as_secs_f64(),
+        }
+    }
 }
 
 /// GBFS with a classical heuristic under the paper's evaluation budget; an
@@ -117,17 +145,25 @@ fn run_of(r: planner::search::SearchResult, limits: &PlanLimits) -> PlanRun {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isolate::Isolation;
     use crate::kinds::{generate_instance, Outcome};
     use jobs::grid::{SolveLimits, Split};
     use planner::generate::Params;
     use planner::label::label;
 
-    #[test]
-    fn generated_instances_are_solved_labelled_and_planned() {
+    #[tokio::test]
+    async fn generated_instances_are_solved_labelled_and_planned() {
         let limits = SolveLimits { time_s: 30.0, memory_mib: 512, tries: 20, give_up_after: None };
-        let Outcome::Instance(inst) =
-            generate_instance("gripper", Split::Train, &Params::Gripper { balls: 3 }, 1, &limits).unwrap()
-        else {
+        let Outcome::Instance(inst) = generate_instance(
+            &Isolation::InProcess,
+            "gripper",
+            Split::Train,
+            &Params::Gripper { balls: 3 },
+            1,
+            &limits,
+        )
+        .await
+        .unwrap() else {
             panic!("gripper with 3 balls is solved")
         };
         assert!(inst.optimal_cost > 0);
