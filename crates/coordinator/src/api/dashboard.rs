@@ -18,6 +18,7 @@ use uuid::Uuid;
 
 use super::doc::{JobStatusDoc, NeedsDoc, ResourceDoc, TableDoc};
 use super::error::{ApiError, ApiResult, ErrorBody};
+use super::limits::text_param;
 use crate::report::{self, Format};
 use crate::state::AppState;
 
@@ -105,7 +106,7 @@ async fn matrix(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResult {
            FilterParams),
     responses(
         (status = 200, description = "The table: its columns and rows", body = Object),
-        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+        (status = 400, description = "The id is not a UUID, or a filter holds a NUL character", body = ErrorBody),
         (status = 404, description = "No such table", body = ErrorBody),
     ))]
 async fn report_table(
@@ -114,6 +115,7 @@ async fn report_table(
     Query(filter): Query<Filter>,
 ) -> ApiResult<Response> {
     let t: Table = name.parse().map_err(ApiError::not_found)?;
+    let filter = checked(filter)?;
     Ok(Json(schema::reports::table(&s.pool, id, t, &filter).await?).into_response())
 }
 
@@ -123,31 +125,45 @@ async fn report_table(
     responses(
         (status = 200, description = "Validation MSE per training step, mean over seeds", body = String,
          content_type = "image/svg+xml"),
-        (status = 400, description = "The id is not a UUID", body = ErrorBody),
+        (status = 400, description = "The id is not a UUID, or a filter holds a NUL character", body = ErrorBody),
     ))]
 async fn curves_svg(
     State(s): State<AppState>,
     Path(id): Path<Uuid>,
     Query(filter): Query<Filter>,
 ) -> ApiResult<Response> {
-    let r = schema::reports::table(&s.pool, id, Table::Curves, &filter).await?;
+    let r = schema::reports::table(&s.pool, id, Table::Curves, &checked(filter)?).await?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], report::render(&r, Format::Svg)).into_response())
+}
+
+/// The filter, refused when a value cannot be text in PostgreSQL.
+fn checked(filter: Filter) -> Result<Filter, ApiError> {
+    text_param("domain", filter.domain.as_deref())?;
+    text_param("model", filter.model.as_deref())?;
+    text_param("bound", filter.bound.as_deref())?;
+    text_param("residual", filter.residual.as_deref())?;
+    Ok(filter)
 }
 
 /// The query parameters of `schema::reports::Filter`, for the document
 /// only (`Filter` lives in `schema`, which knows nothing of OpenAPI); the
-/// `From` below keeps the two alike.
+/// `From` below keeps the two alike. The pattern says what `checked`
+/// refuses: a NUL character, which PostgreSQL's text cannot hold.
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)]
 struct FilterParams {
     /// Only this domain.
+    #[param(pattern = r"^[^\x00]*$")]
     domain: Option<String>,
     /// Only this model (baselines, which have none, stay).
+    #[param(pattern = r"^[^\x00]*$")]
     model: Option<String>,
     /// Only this bound.
+    #[param(pattern = r"^[^\x00]*$")]
     bound: Option<String>,
     /// Only this residual.
+    #[param(pattern = r"^[^\x00]*$")]
     residual: Option<String>,
 }
 
@@ -155,5 +171,42 @@ impl From<Filter> for FilterParams {
     fn from(f: Filter) -> FilterParams {
         let Filter { domain, model, bound, residual } = f;
         FilterParams { domain, model, bound, residual }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::StatusCode;
+    use schema::reports::Filter;
+
+    use super::checked;
+
+    /// Found by schemathesis: `?bound=%00` reached PostgreSQL, which refused
+    /// the text and the request got a 500.
+    #[test]
+    fn a_nul_in_a_filter_is_a_bad_request() {
+        let filter = Filter { bound: Some("lm\0cut".into()), ..Filter::default() };
+        let e = checked(filter).expect_err("refused");
+        assert_eq!(e.0, StatusCode::BAD_REQUEST);
+        assert_eq!(e.1, "bound must not contain a NUL character");
+        assert!(checked(Filter { domain: Some("ferry".into()), ..Filter::default() }).is_ok());
+    }
+
+    /// The document says what is refused, so that clients (and schemathesis)
+    /// know before they ask: a job key's pattern, a filter without NUL.
+    #[test]
+    fn the_document_states_what_is_refused() {
+        let doc = serde_json::to_value(crate::api::openapi()).unwrap();
+        let params = |path: &str, method: &str| doc["paths"][path][method]["parameters"].as_array().unwrap().clone();
+        let pattern = |ps: &[serde_json::Value], name: &str| {
+            let p = ps.iter().find(|p| p["name"] == name).unwrap();
+            p["schema"]["pattern"].as_str().unwrap().to_string()
+        };
+        assert_eq!(pattern(&params("/api/jobs/{key}/retry", "post"), "key"), "^[0-9a-fA-F]{1,64}$");
+        assert_eq!(pattern(&params("/api/jobs/{key}/cancel", "post"), "key"), "^[0-9a-fA-F]{1,64}$");
+        let report = params("/api/experiments/{id}/report/{table}", "get");
+        for name in ["domain", "model", "bound", "residual"] {
+            assert_eq!(pattern(&report, name), r"^[^\x00]*$");
+        }
     }
 }

@@ -90,7 +90,8 @@ async fn list_jobs(State(s): State<AppState>, Query(p): Query<Params>) -> ApiRes
 
 /// Runs a dead, failed or cancelled job again (back to `pending`).
 #[utoipa::path(post, path = "/api/jobs/{key}/retry", tag = "jobs", security(("bearer" = [])),
-    params(("key" = String, Path, description = "The job's key (hex digits)", max_length = 64)),
+    params(("key" = String, Path, description = "The job's key (hex digits)", max_length = 64,
+        pattern = "^[0-9a-fA-F]{1,64}$")),
     responses(
         (status = 200, description = "The job is pending again", body = JobState),
         (status = 400, description = "Not a job key", body = ErrorBody),
@@ -109,7 +110,8 @@ async fn retry_job(_: Authorized, State(s): State<AppState>, Path(key): Path<Str
 
 /// Cancels a job that has not finished.
 #[utoipa::path(post, path = "/api/jobs/{key}/cancel", tag = "jobs", security(("bearer" = [])),
-    params(("key" = String, Path, description = "The job's key (hex digits)", max_length = 64)),
+    params(("key" = String, Path, description = "The job's key (hex digits)", max_length = 64,
+        pattern = "^[0-9a-fA-F]{1,64}$")),
     responses(
         (status = 200, description = "The job is cancelled", body = JobState),
         (status = 400, description = "Not a job key", body = ErrorBody),

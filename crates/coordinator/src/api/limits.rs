@@ -42,6 +42,16 @@ pub fn job_key(key: &str) -> Result<&str, ApiError> {
     Ok(key)
 }
 
+/// Query text that reaches the database as a bound parameter: PostgreSQL's
+/// text cannot hold a NUL character and refuses it as an error of the query
+/// (a 500); it is the request that is wrong, so it is refused here (400).
+pub fn text_param<'a>(name: &str, value: Option<&'a str>) -> Result<Option<&'a str>, ApiError> {
+    match value {
+        Some(v) if v.contains('\0') => Err(ApiError::bad_request(format!("{name} must not contain a NUL character"))),
+        v => Ok(v),
+    }
+}
+
 /// A listing's `limit`: 1 to `MAX_LIMIT`.
 pub fn listing_limit(limit: Option<i64>, default: i64) -> Result<i64, ApiError> {
     match limit.unwrap_or(default) {
