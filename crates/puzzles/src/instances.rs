@@ -1,0 +1,71 @@
+//! Benchmark sets users expect, as data files under `fixtures/` (sources in
+//! their headers).
+//!
+//! - [`korf100`]: Korf's (1985) 100 15-puzzle instances, with the optimal
+//!   costs and Korf's IDA*+Manhattan node counts.
+//!
+//! Korf & Felner's (2002) fifty 24-puzzle instances are not here: no
+//! source we could cite reliably was at hand, and their optimal costs
+//! (hours each with the 6-6-6-6 PDBs) could not be checked here.
+
+/// One benchmark instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    /// The number in its source (Korf's 1..=100).
+    pub id: u32,
+    /// Cells, in the domain's convention.
+    pub cells: Vec<u8>,
+    /// The optimal cost as published.
+    pub optimal: u32,
+    /// Nodes generated in the source's own run (Korf: IDA* + Manhattan).
+    pub published_generated: u64,
+}
+
+const KORF100: &str = include_str!("../fixtures/korf100.txt");
+
+/// Korf's 100 15-puzzle instances, in order.
+pub fn korf100() -> Vec<Instance> {
+    KORF100
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let v: Vec<u64> =
+                l.split_whitespace().map(|w| w.parse().expect("fixtures/korf100.txt: a number")).collect();
+            assert_eq!(v.len(), 19, "fixtures/korf100.txt: 3 numbers and 16 cells per line");
+            Instance {
+                id: v[0] as u32,
+                optimal: v[1] as u32,
+                published_generated: v[2],
+                cells: v[3..].iter().map(|&c| c as u8).collect(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Domain;
+    use crate::tiles::{Manhattan, SlidingTile};
+
+    #[test]
+    fn korf100_is_complete_and_valid() {
+        let all = korf100();
+        assert_eq!(all.len(), 100);
+        assert!(all.iter().enumerate().all(|(i, x)| x.id == i as u32 + 1));
+        let d = SlidingTile::new(4, 4).unwrap();
+        for x in &all {
+            let s = d.state_from_cells(&x.cells).unwrap_or_else(|e| panic!("instance {}: {e}", x.id));
+            let h = Manhattan::new(&d).value(&s);
+            assert!(
+                h <= x.optimal && (x.optimal - h).is_multiple_of(2),
+                "instance {}: Manhattan {h} vs {}",
+                x.id,
+                x.optimal
+            );
+        }
+        assert_eq!(all.iter().map(|x| x.optimal).sum::<u32>(), 5305);
+        assert_eq!(all[0].optimal, 57);
+        assert_eq!(all[87].optimal, 65);
+    }
+}
