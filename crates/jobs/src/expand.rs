@@ -7,7 +7,7 @@
 //! once: the key makes duplicates (a Gaussian model asked for under several
 //! bounds, an instance two grids share) the same job.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use planner::generate::{Params, Value};
 
@@ -40,17 +40,70 @@ impl Expansion {
     }
 }
 
+/// At most how many jobs a grid expands into, and how many inputs they
+/// name in all, counted without expanding it (a job that several parts of
+/// the grid ask for is counted each time: an upper bound). `Grid::parse`
+/// refuses a grid beyond [`MAX_JOBS`] or [`MAX_INPUTS`], so that a small
+/// file cannot ask `hfarm submit` for more than its memory, or a farm's
+/// database, can hold ("0..1000000" in every split is a few bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    pub jobs: u64,
+    pub inputs: u64,
+}
+
+/// The most jobs a grid may expand into: ten times the paper's grid.
+pub const MAX_JOBS: u64 = 1_000_000;
+
+/// The most inputs its jobs may name in all (each is a key in memory and a
+/// row in PostgreSQL); the paper's grid names about 500,000.
+pub const MAX_INPUTS: u64 = 10_000_000;
+
+/// The upper bound of [`Size`], mirroring [`expand`]'s loops (saturating).
+pub fn size(grid: &Grid) -> Size {
+    let (mut jobs, mut inputs) = (0u64, 0u64);
+    let mut add = |n: u64, inputs_each: u64| {
+        jobs = jobs.saturating_add(n);
+        inputs = inputs.saturating_add(n.saturating_mul(inputs_each));
+    };
+    let seeds = grid.seeds.0.len() as u64;
+    for spec in grid.domains.values() {
+        // Instances per split: parameter combinations times seeds.
+        let [train, validation, test] = Split::ALL.map(|split| {
+            let s = spec.split(split);
+            s.params.values().fold(s.seeds.0.len() as u64, |n, values| n.saturating_mul(values.len() as u64))
+        });
+        add(train + validation + test, 1); // generate (waits for at most one slot)
+        add(train + validation + test, 1); // label
+        let planning = spec.test.planning.map_or(test, |n| test.min(n as u64));
+        if let Some(b) = &grid.baselines {
+            add((b.heuristics.len() as u64).saturating_mul(planning), 1);
+        }
+        for l in &grid.learning {
+            let configs = [l.models.len(), l.distributions.len(), l.sigma.len(), l.residuals.len(), l.bounds.len()]
+                .into_iter()
+                .fold(seeds, |n, k| n.saturating_mul(k as u64));
+            add(configs, train.saturating_add(validation)); // train reads every train and validation label
+            add(configs, test.saturating_add(1)); // evaluate: the model and every test label
+            add(configs.saturating_mul(2).saturating_mul(planning), 2); // plan: mu and clipped mu
+        }
+    }
+    Size { jobs, inputs }
+}
+
 /// The instances sampled for planning: a deterministic choice by key, so the
 /// same grid always plans on the same instances.
 fn planning_sample(keys: &[JobKey], n: Option<usize>) -> Vec<JobKey> {
-    let mut ranked: Vec<(JobKey, JobKey)> =
-        keys.iter().map(|k| (JobKey::of(&("planning-sample", k.as_str()), &[]), k.clone())).collect();
+    let mut ranked: Vec<(JobKey, usize)> =
+        keys.iter().enumerate().map(|(i, k)| (JobKey::of(&("planning-sample", k.as_str()), &[]), i)).collect();
     ranked.sort();
     let n = n.unwrap_or(keys.len()).min(keys.len());
-    let mut chosen: Vec<JobKey> = ranked.into_iter().take(n).map(|(_, k)| k).collect();
-    // Keep generation order among the chosen, for readable listings.
-    chosen.sort_by_key(|k| keys.iter().position(|x| x == k));
-    chosen
+    // Keep generation order among the chosen, for readable listings: the
+    // first position of each chosen key (a seed listed twice is one instance).
+    let mut chosen: Vec<usize> = ranked.into_iter().take(n).map(|(_, i)| i).collect();
+    let first: HashMap<&JobKey, usize> = keys.iter().enumerate().rev().map(|(i, k)| (k, i)).collect();
+    chosen.sort_by_key(|&i| first[&keys[i]]);
+    chosen.into_iter().map(|i| keys[i].clone()).collect()
 }
 
 /// The slot a combination's slots wait for (same seed): the latest earlier

@@ -16,6 +16,8 @@ use planner::heuristics::ResidualBase;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::expand::{MAX_INPUTS, MAX_JOBS};
+
 /// A grid file could not be used.
 #[derive(Debug, thiserror::Error)]
 #[error("{file}: {message}")]
@@ -634,6 +636,15 @@ impl Grid {
             if l.steps == 0 || l.train_instances == 0 {
                 return Err(format!("learning[{i}]: steps and train_instances must be positive"));
             }
+        }
+        // Last: the bound reads the checked values.
+        let size = crate::expand::size(self);
+        if size.jobs > MAX_JOBS || size.inputs > MAX_INPUTS {
+            return Err(format!(
+                "the grid expands into up to {} jobs naming {} inputs; a grid may have at most {MAX_JOBS} jobs \
+                 and {MAX_INPUTS} inputs (fewer seeds or parameter values, or several grids)",
+                size.jobs, size.inputs
+            ));
         }
         Ok(())
     }
