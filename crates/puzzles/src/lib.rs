@@ -15,10 +15,12 @@
 //! - [`pdb`]: pattern databases (builders, artifact bytes, store, lookups,
 //!   named pattern sets);
 //! - [`registry`]: domains by name behind [`DynDomain`], for the command line;
-//! - [`instances`]: benchmark sets (Korf's 100).
+//! - [`instances`]: benchmark sets (Korf's 100); [`bench`] solves one and
+//!   checks the published optimal costs.
 //!
 //! Pure library: no I/O except the PDB store's directory.
 
+pub mod bench;
 pub mod blocks;
 pub mod domain;
 mod fxhash;

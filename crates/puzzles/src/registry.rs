@@ -11,7 +11,7 @@
 //! once (and the two traits' method names never meet on one type).
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -63,12 +63,30 @@ pub fn cells_of(name: &str) -> Option<usize> {
     by_name(name).ok().map(|d| d.size())
 }
 
-/// Where PDBs come from: a store to load from and save to, and the threads
-/// a build may use.
+/// Where PDBs come from: a store to load from and save to, the threads a
+/// build may use, and optionally a cache of PDBs already in memory (so that
+/// solving many states reads each PDB once).
 #[derive(Clone, Copy)]
 pub struct PdbSource<'a> {
     pub store: &'a dyn PdbStore,
     pub threads: usize,
+    pub cache: Option<&'a PdbCache>,
+}
+
+/// PDBs in memory by key, shared across solves.
+#[derive(Debug, Default)]
+pub struct PdbCache {
+    map: Mutex<HashMap<String, Arc<Pdb>>>,
+}
+
+impl PdbCache {
+    fn get(&self, key: &str) -> Option<Arc<Pdb>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner()).get(key).cloned()
+    }
+
+    fn put(&self, key: String, pdb: Arc<Pdb>) {
+        self.map.lock().unwrap_or_else(|e| e.into_inner()).insert(key, pdb);
+    }
 }
 
 /// One PDB a solve used: its key, and whether it was loaded or built.
@@ -299,16 +317,27 @@ pub(crate) fn pdb_heuristic<D: Registered>(
             continue;
         }
         let spec = d.pdb_spec(pattern)?;
+        let key = spec.key();
         let t0 = Instant::now();
-        let (pdb, provenance) = load_or_build(src.store, &spec, || d.build_pdb(pattern, src.threads))?;
+        let (pdb, built) = match src.cache.and_then(|c| c.get(&key)) {
+            Some(pdb) => (pdb, false),
+            None => {
+                let (pdb, provenance) = load_or_build(src.store, &spec, || d.build_pdb(pattern, src.threads))?;
+                let pdb = Arc::new(pdb);
+                if let Some(c) = src.cache {
+                    c.put(key.clone(), pdb.clone());
+                }
+                (pdb, provenance != Provenance::Loaded)
+            }
+        };
         uses.push(PdbUse {
-            key: spec.key(),
+            key,
             pattern: pattern.clone(),
             entries: pdb.entries(),
-            built: provenance != Provenance::Loaded,
+            built,
             seconds: t0.elapsed().as_secs_f64(),
         });
-        loaded.insert(pattern.clone(), Arc::new(pdb));
+        loaded.insert(pattern.clone(), pdb);
     }
     let groups = groups.iter().map(|g| g.iter().map(|p| loaded[p].clone()).collect()).collect();
     let mirror = if reflect { d.mirror_board() } else { None };

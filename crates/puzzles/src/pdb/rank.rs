@@ -33,7 +33,7 @@ impl PartialPerm {
     }
 
     /// The rank of `cells[..k]` (distinct, each below n).
-    #[inline]
+    #[inline(always)]
     pub fn rank(&self, cells: &[u8]) -> u64 {
         let mut used = 0u64;
         let mut r = 0u64;

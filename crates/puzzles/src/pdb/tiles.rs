@@ -201,13 +201,18 @@ impl<M: Mask> Builder<M> {
             for _ in 0..self.threads {
                 scope.spawn(|| {
                     let mut local = Worker { pushed: false };
+                    let popcnt = has_popcnt();
                     loop {
                         let start = counter.fetch_add(1, Relaxed) * CHUNK;
                         if start >= prefixes {
                             break;
                         }
-                        for prefix in start..(start + CHUNK).min(prefixes) {
-                            self.expand_block(prefix, level, &mut local);
+                        let end = (start + CHUNK).min(prefixes);
+                        if popcnt {
+                            // SAFETY: the CPU has the instruction (checked at run time).
+                            unsafe { self.expand_chunk_popcnt(start..end, level, &mut local) }
+                        } else {
+                            self.expand_chunk(start..end, level, &mut local)
                         }
                     }
                     if local.pushed {
@@ -219,8 +224,31 @@ impl<M: Mask> Builder<M> {
         pushed.load(Relaxed)
     }
 
+    fn expand_chunk(&self, prefixes: std::ops::Range<usize>, level: u8, w: &mut Worker) {
+        for prefix in prefixes {
+            self.expand_block(prefix, level, w);
+        }
+    }
+
+    /// [`Builder::expand_chunk`] compiled for CPUs with a population-count
+    /// instruction: ranking counts the cells below each tile's (the
+    /// portable build counts bits in a dozen instructions; this one in one),
+    /// about a third of the build's time.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn expand_chunk_popcnt(&self, prefixes: std::ops::Range<usize>, level: u8, w: &mut Worker) {
+        for prefix in prefixes {
+            self.expand_block(prefix, level, w);
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    unsafe fn expand_chunk_popcnt(&self, prefixes: std::ops::Range<usize>, level: u8, w: &mut Worker) {
+        self.expand_chunk(prefixes, level, w)
+    }
+
     /// Expands the queued states of the placements sharing `prefix`.
-    #[inline]
+    #[inline(always)]
     fn expand_block(&self, prefix: usize, level: u8, w: &mut Worker) {
         let base = prefix * self.block;
         let row = &self.cur[base..base + self.block];
@@ -310,4 +338,15 @@ impl<M: Mask> Builder<M> {
 
 struct Worker {
     pushed: bool,
+}
+
+fn has_popcnt() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
