@@ -32,6 +32,7 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
         lease_s: 30.0,
         grace_s: 5.0,
         isolation: worker::Isolation::InProcess,
+        train_group: 1,
     };
     let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
 
@@ -91,6 +92,7 @@ async fn run_until(
         lease_s: 30.0,
         grace_s: 5.0,
         isolation: worker::Isolation::InProcess,
+        train_group: 1,
     };
     let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
     let deadline = Instant::now() + Duration::from_secs(240);

@@ -62,6 +62,7 @@ async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
         lease_s: 30.0,
         grace_s: 5.0,
         isolation: worker::Isolation::InProcess,
+        train_group: 1,
     };
     let gpu = WorkerConfig {
         id: "gpu".into(),
@@ -70,6 +71,7 @@ async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
         lease_s: 30.0,
         grace_s: 5.0,
         isolation: worker::Isolation::InProcess,
+        train_group: 1,
     };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));

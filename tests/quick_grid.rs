@@ -32,6 +32,7 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
         lease_s: 60.0,
         grace_s: 5.0,
         isolation: worker::Isolation::InProcess,
+        train_group: 1,
     };
     let gpu = WorkerConfig {
         id: "gpu".into(),
@@ -40,6 +41,8 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
         lease_s: 60.0,
         grace_s: 5.0,
         isolation: worker::Isolation::InProcess,
+        // Trains compatible runs as stacked groups, as `hfarm worker` does.
+        train_group: 8,
     };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
@@ -56,6 +59,17 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     println!("quick grid: {total} jobs in {:.0} s", started.elapsed().as_secs_f64());
     stop_tx.send(true).unwrap();
     let _ = tokio::join!(sched, w1, w2);
+
+    // Compatible train jobs (same domain and model) trained as stacked
+    // groups: one slot held several at once.
+    let (grouped,): (i64,) = sqlx::query_as(
+        "SELECT count(*) FROM jobs a JOIN jobs b ON a.worker = b.worker AND a.key < b.key
+         WHERE a.kind = 'train' AND b.kind = 'train' AND a.started_at < b.finished_at AND b.started_at < a.finished_at",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert!(grouped > 0, "no train jobs shared a group");
 
     let filled = |c: &Cell| match c {
         Cell::Num(v) => v.is_some_and(f64::is_finite),

@@ -59,6 +59,7 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
         lease_s: 30.0,
         grace_s: 5.0,
         isolation: worker::Isolation::InProcess,
+        train_group: 1,
     };
     let gpu = WorkerConfig {
         id: "gpu".into(),
@@ -67,6 +68,7 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
         lease_s: 30.0,
         grace_s: 5.0,
         isolation: worker::Isolation::InProcess,
+        train_group: 1,
     };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));

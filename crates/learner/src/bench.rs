@@ -40,8 +40,8 @@ pub fn nlm_steps(objects: i64, batch: i64, steps: u64, warmup: u64, device: Devi
     tch::manual_seed(0);
     let features = [4usize, 8, 8, 0];
     let vs = nn::VarStore::new(device);
-    let net = Nlm::new(&vs.root(), &features, 5, 8, 2);
-    let mut opt = AdamW::new(vs.variables().into_iter().collect(), 1e-2, 1e-2);
+    let net = Nlm::new(&vs.root(), &features, 5, 8, 2, &[0]);
+    let mut opt = AdamW::new(vs.variables().into_iter().collect(), 1, 1e-2, 1e-2);
     let inputs: Vec<Option<Tensor>> = features
         .iter()
         .enumerate()
@@ -130,7 +130,7 @@ pub fn learned_gbfs(
     let mut rec = Recorder::default();
     t.run(&mut rec)?;
     let best = rec.checkpoints.iter().find(|c| c.tag == CheckpointTag::BestMse).expect("a best checkpoint");
-    let predictor = Predictor::load(t.predictor.config.clone(), &best.bytes, Device::Cpu)?;
+    let predictor = Predictor::load(t.model_config().clone(), &best.bytes, Device::Cpu)?;
     let problem = generate(test, 1000).map_err(LearnError::Input)?;
     let mut h = crate::LearnedHeuristic::new(predictor, dom, &problem, None)?;
     let task = h.task().clone();
@@ -180,10 +180,81 @@ pub fn train_speed(model: ModelKind, train: &[Params], steps: u64, device: Devic
     Ok(TrainSpeed {
         model: format!("{model:?}").to_lowercase(),
         device: format!("{device:?}"),
-        train_samples: t.train_samples,
+        train_samples: t.sizes(0).train_samples,
         steps,
         steps_per_s: steps as f64 / secs,
         first_val_mse: rec.curve.first().map_or(f64::NAN, |p| p.val_mse),
         last_val_mse: rec.curve.last().map_or(f64::NAN, |p| p.val_mse),
+    })
+}
+
+#[derive(Debug, Serialize)]
+pub struct GroupSpeed {
+    pub model: String,
+    pub device: String,
+    pub runs: usize,
+    pub steps: u64,
+    pub batch_size: usize,
+    /// Run-steps per second of the R runs trained as one stacked group.
+    pub group_steps_per_s: f64,
+    /// Run-steps per second of the same R runs trained one after another.
+    pub sequential_steps_per_s: f64,
+    pub speedup: f64,
+}
+
+/// R runs of the paper's grid that could share a group (seeds x
+/// distribution x bound x residual, learned sigma), trained on labelled
+/// gripper data as one stacked group and then one after another, both in
+/// this call: run-steps per second of each, and their ratio.
+pub fn train_group_speed(model: ModelKind, runs: usize, steps: u64, device: Device) -> Result<GroupSpeed, LearnError> {
+    let train = [Params::Gripper { balls: 2 }, Params::Gripper { balls: 4 }];
+    let instances: Vec<LabelledInstance> =
+        train.iter().flat_map(|p| (1..6).filter_map(|s| crate::data::solve_and_label(p, s))).collect();
+    let dom = domain_pddl("gripper").ok_or_else(|| LearnError::Input("unknown domain".into()))?;
+    let data = Dataset { domain_pddl: dom.to_string(), instances };
+    let mut members = vec![];
+    let families = [Family::Gaussian, Family::Truncated];
+    let lowers = ["lmcut", "hmax"];
+    let residuals = [Some("ff"), None];
+    for k in 0..runs {
+        let config =
+            TrainConfig { validate_every: steps.max(1), ..TrainConfig::paper(model, 1 + (k / 8) as u64, steps) };
+        let axes = Axes {
+            model,
+            family: families[k % 2],
+            sigma: SigmaMode::Learn,
+            lower: Some(LowerBound::new(lowers[(k / 2) % 2]).expect("registered and admissible")),
+            residual: residuals[(k / 4) % 2].map(|r| ResidualBase::new(r).expect("registered")),
+        };
+        members.push((axes, config));
+    }
+    let batch_size = members[0].1.batch_size;
+    let timed = |members: Vec<(Axes, TrainConfig)>| -> Result<f64, LearnError> {
+        let mut t = Trainer::group(members, &data, &data, device)?;
+        let mut recs: Vec<Recorder> = (0..t.runs()).map(|_| Recorder::default()).collect();
+        let mut obs: Vec<&mut dyn crate::train::Observer> =
+            recs.iter_mut().map(|r| r as &mut dyn crate::train::Observer).collect();
+        let start = Instant::now();
+        for r in t.run_group(&mut obs) {
+            r?;
+        }
+        sync(device);
+        Ok(start.elapsed().as_secs_f64())
+    };
+    let group_s = timed(members.clone())?;
+    let mut sequential_s = 0.0;
+    for m in members {
+        sequential_s += timed(vec![m])?;
+    }
+    let run_steps = (runs as u64 * steps) as f64;
+    Ok(GroupSpeed {
+        model: format!("{model:?}").to_lowercase(),
+        device: format!("{device:?}"),
+        runs,
+        steps,
+        batch_size,
+        group_steps_per_s: run_steps / group_s,
+        sequential_steps_per_s: run_steps / sequential_s,
+        speedup: sequential_s / group_s,
     })
 }

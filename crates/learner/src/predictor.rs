@@ -33,18 +33,29 @@ impl Side {
 }
 
 impl Predictor {
-    /// A freshly initialised network (the caller seeds tch first).
-    pub fn new(config: ModelConfig, device: Device) -> Predictor {
+    /// A network initialised from `seed` (`models::stacked`: per run, no
+    /// process-global generator).
+    pub fn new(config: ModelConfig, device: Device, seed: u64) -> Result<Predictor, LearnError> {
         let vs = nn::VarStore::new(device);
-        let outputs = if config.sigma == SigmaMode::Learn { 2 } else { 1 };
-        let net = Network::new(&vs.root(), &config.shape, outputs);
-        Predictor { config, vs, net }
+        let net = Network::new(&vs.root(), &config.shape, outputs(&config), &[seed])?;
+        Ok(Predictor { config, vs, net })
     }
 
     /// A trained network from its stored weights.
     pub fn load(config: ModelConfig, weights: &[u8], device: Device) -> Result<Predictor, LearnError> {
-        let mut p = Predictor::new(config, device);
+        let mut p = Predictor::new(config, device, 0)?;
         p.set_weights(weights)?;
+        Ok(p)
+    }
+
+    /// A network from named tensors as stored (a group's run, exported).
+    pub fn from_tensors(
+        config: ModelConfig,
+        named: &[(String, Tensor)],
+        device: Device,
+    ) -> Result<Predictor, LearnError> {
+        let mut p = Predictor::new(config, device, 0)?;
+        p.copy_in(named, "")?;
         Ok(p)
     }
 
@@ -54,22 +65,12 @@ impl Predictor {
 
     /// The distribution of h* for each sample of a batch.
     pub fn distribution(&self, batch: &Batch, side: &Side) -> Result<Dist, LearnError> {
-        let out = self.net.forward(batch)?.to_kind(Kind::Double);
-        let mu = out.select(1, 0) + &side.residual;
-        let sigma = match self.config.sigma {
-            // The paper's range for a predicted sigma: (0.1, 10.1).
-            SigmaMode::Learn => out.select(1, 1).sigmoid() * 10.0 + 0.1,
-            SigmaMode::Fixed => mu.ones_like() * FIXED_SIGMA,
-        };
-        let upper = side.lower.full_like(f64::NAN);
-        Ok(Dist::new(self.config.family, &mu, &sigma, &side.lower, &upper))
+        Ok(head(&self.config, &self.net.forward(batch)?, side))
     }
 
-    /// Variables by name, sorted (a stable order for saving).
+    /// Variables as stored (nn::Linear's layout), sorted by name.
     pub fn named_variables(&self) -> Vec<(String, Tensor)> {
-        let mut v: Vec<(String, Tensor)> = self.vs.variables().into_iter().collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        v
+        self.net.export(0)
     }
 
     /// The weights as bytes (libtorch's multi-tensor format).
@@ -84,25 +85,31 @@ impl Predictor {
 
     /// Copies tensors named `prefix + variable name` into the variables.
     pub fn copy_in(&mut self, loaded: &[(String, Tensor)], prefix: &str) -> Result<(), LearnError> {
-        let vars = self.vs.variables();
-        for (name, var) in vars {
-            let key = format!("{prefix}{name}");
-            let t = loaded
-                .iter()
-                .find(|(n, _)| *n == key)
-                .ok_or_else(|| LearnError::Input(format!("stored weights lack {key}")))?;
-            if t.1.size() != var.size() {
-                return Err(LearnError::Input(format!(
-                    "stored {key} has shape {:?}, the model {:?}",
-                    t.1.size(),
-                    var.size()
-                )));
-            }
-            let mut var = var;
-            tch::no_grad(|| var.copy_(&t.1));
-        }
-        Ok(())
+        self.net.import(0, loaded, prefix)
     }
+}
+
+/// Raw outputs per sample: delta mu, and sigma's when it is learned.
+pub fn outputs(config: &ModelConfig) -> i64 {
+    if config.sigma == SigmaMode::Learn {
+        2
+    } else {
+        1
+    }
+}
+
+/// What a network's raw outputs `out` [B, outputs] mean under `config`:
+/// the distribution of h* per sample.
+pub fn head(config: &ModelConfig, out: &Tensor, side: &Side) -> Dist {
+    let out = out.to_kind(Kind::Double);
+    let mu = out.select(1, 0) + &side.residual;
+    let sigma = match config.sigma {
+        // The paper's range for a predicted sigma: (0.1, 10.1).
+        SigmaMode::Learn => out.select(1, 1).sigmoid() * 10.0 + 0.1,
+        SigmaMode::Fixed => mu.ones_like() * FIXED_SIGMA,
+    };
+    let upper = side.lower.full_like(f64::NAN);
+    Dist::new(config.family, &mu, &sigma, &side.lower, &upper)
 }
 
 pub fn save_tensors(named: &[(String, Tensor)]) -> Result<Vec<u8>, LearnError> {

@@ -101,6 +101,57 @@ pub async fn claim(pool: &PgPool, key: &str, worker: &str, lease_s: f64) -> Resu
     Ok(Some(Claimed { key: key.to_string(), spec, attempts, inputs: inputs.into_iter().map(|(k,)| k).collect() }))
 }
 
+/// Queued train jobs that can train in one stacked group with `first`
+/// (which `worker` has claimed), claimed for `worker` too, at most `limit`:
+/// same spec but for the seed, distribution, bound and residual (so the
+/// same domain, model, sigma mode, steps and training-set size), the same
+/// inputs (the same labelled data), and, like `first`, no checkpoint yet: a
+/// group moves in step, so a resumed run trains alone. Others' keys stay in
+/// Redis as stale hints, dropped when popped.
+pub async fn claim_companions(
+    pool: &PgPool,
+    first: &str,
+    worker: &str,
+    lease_s: f64,
+    limit: i64,
+) -> Result<Vec<Claimed>, DbError> {
+    const FREE_AXES: &str = "- 'seed' - 'distribution' - 'bound' - 'residual'";
+    let rows: Vec<(String, serde_json::Value, i32)> = sqlx::query_as(&format!(
+        "WITH f AS (
+             SELECT key, spec {FREE_AXES} AS shared,
+                    (SELECT array_agg(input ORDER BY position) FROM job_inputs WHERE job = jobs.key) AS inputs
+             FROM jobs WHERE key = $1 AND kind = 'train' AND worker = $2 AND status = 'running'
+               AND NOT EXISTS (SELECT 1 FROM checkpoints WHERE job = $1)),
+         c AS (
+             SELECT j.key FROM jobs j, f
+             WHERE j.status = 'queued' AND j.kind = 'train' AND j.key <> f.key
+               AND j.spec {FREE_AXES} = f.shared
+               AND (SELECT array_agg(input ORDER BY position) FROM job_inputs WHERE job = j.key) = f.inputs
+               AND NOT EXISTS (SELECT 1 FROM checkpoints k WHERE k.job = j.key)
+             ORDER BY j.key LIMIT $4
+             FOR UPDATE OF j SKIP LOCKED)
+         UPDATE jobs SET status = 'running', worker = $2, attempts = attempts + 1, started_at = now(),
+                lease_expires_at = now() + make_interval(secs => $3)
+         FROM c WHERE jobs.key = c.key
+         RETURNING jobs.key, jobs.spec, jobs.attempts"
+    ))
+    .bind(first)
+    .bind(worker)
+    .bind(lease_s)
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    let mut out = vec![];
+    for (key, spec, attempts) in rows {
+        let inputs: Vec<(String,)> = sqlx::query_as("SELECT input FROM job_inputs WHERE job = $1 ORDER BY position")
+            .bind(&key)
+            .fetch_all(pool)
+            .await?;
+        out.push(Claimed { key, spec, attempts, inputs: inputs.into_iter().map(|(k,)| k).collect() });
+    }
+    Ok(out)
+}
+
 /// Extends the lease; false if the job is no longer ours (lease lost).
 pub async fn heartbeat(pool: &PgPool, key: &str, worker: &str, lease_s: f64) -> Result<bool, DbError> {
     let n = sqlx::query(

@@ -34,6 +34,8 @@ pub struct WorkerConfig {
     /// Where searches run: in child processes under real memory and time
     /// limits, or on this process's threads.
     pub isolation: Isolation,
+    /// Most train jobs trained together as one stacked group (1: alone).
+    pub train_group: usize,
 }
 
 /// Runs until `stop` turns true, then lets running jobs finish for
@@ -117,9 +119,128 @@ impl Slot {
                 }
             };
             self.db.ok();
-            if !self.run_job(claimed, stop.clone()).await {
+            let group = self.companions(&claimed).await;
+            let carried_on = if group.is_empty() {
+                self.run_job(claimed, stop.clone()).await
+            } else {
+                let mut jobs = vec![claimed];
+                jobs.extend(group);
+                self.run_group(jobs, stop.clone()).await
+            };
+            if !carried_on {
                 return;
             }
+        }
+    }
+
+    /// Train jobs to train together with `claimed` (claimed for this slot),
+    /// when it is a train job of a model that stacks and groups are allowed.
+    async fn companions(&mut self, claimed: &Claimed) -> Vec<Claimed> {
+        let stacks = claimed.spec.get("kind").and_then(|k| k.as_str()) == Some("train")
+            && matches!(claimed.spec.get("model").and_then(|m| m.as_str()), Some("nlm" | "linear"));
+        if self.cfg.train_group <= 1 || !stacks {
+            return vec![];
+        }
+        let limit = self.cfg.train_group as i64 - 1;
+        match lifecycle::claim_companions(&self.pool, &claimed.key, &self.me, self.cfg.lease_s, limit).await {
+            Ok(c) => c,
+            Err(e) => {
+                // It trains alone; the others stay queued for someone else.
+                eprintln!("worker {}: looking for runs to train with {}: {e}", self.me, claimed.key);
+                vec![]
+            }
+        }
+    }
+
+    /// Trains claimed train jobs as one group, each job heartbeating and
+    /// ending on its own; false if the worker is stopping and they were
+    /// handed back.
+    async fn run_group(&mut self, jobs: Vec<Claimed>, mut stop: watch::Receiver<bool>) -> bool {
+        let keys: Vec<String> = jobs.iter().map(|j| j.key.clone()).collect();
+        eprintln!("worker {}: training {} runs as one group", self.me, keys.len());
+        let heartbeats: Vec<_> = keys.iter().map(|k| self.heartbeat(k)).collect();
+        let mut group = {
+            let (pool, me) = (self.pool.clone(), self.me.clone());
+            tokio::spawn(async move { crate::kinds::train::run_group(&pool, &me, &jobs).await })
+        };
+        let grace = Duration::from_secs_f64(self.cfg.grace_s);
+        let outcome = tokio::select! {
+            r = &mut group => Some(r),
+            _ = async {
+                let _ = stop.wait_for(|s| *s).await;
+                tokio::time::sleep(grace).await;
+            } => None,
+        };
+        for h in heartbeats {
+            h.abort();
+        }
+        match outcome {
+            Some(Ok(results)) => {
+                for (key, r) in keys.iter().zip(results) {
+                    self.settle(key, Ok(r)).await;
+                }
+                true
+            }
+            Some(Err(join)) => {
+                let why = join.to_string();
+                for key in &keys {
+                    self.record_failure(key, &format!("training group ended: {why}")).await;
+                }
+                true
+            }
+            None => {
+                group.abort();
+                for key in &keys {
+                    self.hand_back(key).await;
+                }
+                false
+            }
+        }
+    }
+
+    fn heartbeat(&self, key: &str) -> tokio::task::JoinHandle<()> {
+        let (pool, key, me, lease) = (self.pool.clone(), key.to_string(), self.me.clone(), self.cfg.lease_s);
+        tokio::spawn(async move {
+            let mut db = Outage::new(format!("worker {me}: heartbeat for {key}: postgres"));
+            loop {
+                tokio::time::sleep(Duration::from_secs_f64(lease / 3.0)).await;
+                match lifecycle::heartbeat(&pool, &key, &me, lease).await {
+                    Ok(true) => db.ok(),
+                    Ok(false) => break, // no longer ours; finishing will be refused
+                    Err(e) => _ = db.failed(&e),
+                }
+            }
+        })
+    }
+
+    /// Records how a job's attempt ended.
+    async fn settle(&mut self, key: &str, outcome: Result<Result<bool, JobError>, tokio::task::JoinError>) {
+        match outcome {
+            Ok(Ok(_)) => self.db.ok(),
+            Ok(Err(JobError::Db(e))) if e.is_outage() => {
+                // Not the job's fault: give it back without counting the attempt.
+                eprintln!("worker {}: {key} lost its database ({e}); handing it back", self.me);
+                self.hand_back_until_lease_ends(key).await;
+            }
+            Ok(Err(e)) => self.record_failure(key, &e.to_string()).await,
+            Err(join) => {
+                let why = match join.try_into_panic() {
+                    Ok(p) => format!("job panicked: {}", panic_message(&p)),
+                    Err(e) => format!("job task ended: {e}"),
+                };
+                self.record_failure(key, &why).await;
+            }
+        }
+    }
+
+    /// Gives a job back for another worker (this one is stopping).
+    async fn hand_back(&self, key: &str) {
+        match lifecycle::hand_back(&self.pool, key, &self.me).await {
+            Ok(Some(r)) => {
+                let _ = self.queue.push(&r.resource, &[r.key]).await;
+            }
+            Ok(None) => {}
+            Err(e) => eprintln!("worker {}: handing back {key}: {e}", self.me),
         }
     }
 
@@ -127,20 +248,7 @@ impl Slot {
     /// stopping and the job was handed back.
     async fn run_job(&mut self, claimed: Claimed, mut stop: watch::Receiver<bool>) -> bool {
         let key = claimed.key.clone();
-        let heartbeat = {
-            let (pool, key, me, lease) = (self.pool.clone(), key.clone(), self.me.clone(), self.cfg.lease_s);
-            tokio::spawn(async move {
-                let mut db = Outage::new(format!("worker {me}: heartbeat for {key}: postgres"));
-                loop {
-                    tokio::time::sleep(Duration::from_secs_f64(lease / 3.0)).await;
-                    match lifecycle::heartbeat(&pool, &key, &me, lease).await {
-                        Ok(true) => db.ok(),
-                        Ok(false) => break, // no longer ours; finishing will be refused
-                        Err(e) => _ = db.failed(&e),
-                    }
-                }
-            })
-        };
+        let heartbeat = self.heartbeat(&key);
         // Its own task, so that a panic anywhere in the job (not only on its
         // blocking thread) fails the job and leaves the slot running.
         let mut job = {
@@ -157,34 +265,17 @@ impl Slot {
         };
         heartbeat.abort();
         match outcome {
-            Some(Ok(Ok(_))) => self.db.ok(),
-            Some(Ok(Err(JobError::Db(e)))) if e.is_outage() => {
-                // Not the job's fault: give it back without counting the attempt.
-                eprintln!("worker {}: {key} lost its database ({e}); handing it back", self.me);
-                self.hand_back_until_lease_ends(&key).await;
-            }
-            Some(Ok(Err(e))) => self.record_failure(&key, &e.to_string()).await,
-            Some(Err(join)) => {
-                let why = match join.try_into_panic() {
-                    Ok(p) => format!("job panicked: {}", panic_message(&p)),
-                    Err(e) => format!("job task ended: {e}"),
-                };
-                self.record_failure(&key, &why).await;
+            Some(r) => {
+                self.settle(&key, r).await;
+                true
             }
             None => {
                 // Stopping and out of grace: give the job back for another worker.
                 job.abort();
-                match lifecycle::hand_back(&self.pool, &key, &self.me).await {
-                    Ok(Some(r)) => {
-                        let _ = self.queue.push(&r.resource, &[r.key]).await;
-                    }
-                    Ok(None) => {}
-                    Err(e) => eprintln!("worker {}: handing back {key}: {e}", self.me),
-                }
-                return false;
+                self.hand_back(&key).await;
+                false
             }
         }
-        true
     }
 
     async fn record_failure(&mut self, key: &str, error: &str) {

@@ -32,6 +32,8 @@ pub enum Which {
     LearnedGbfs,
     /// Real training runs (each model, gripper and blocksworld): steps per second (--device cpu|cuda).
     Train,
+    /// R runs trained as one stacked group vs one after another: run-steps per second (--model, --runs, --device).
+    TrainGroup,
 }
 
 #[derive(clap::Args)]
@@ -62,9 +64,15 @@ pub struct Args {
     /// nlm: timed training steps.
     #[arg(long, default_value_t = 30)]
     pub steps: u64,
-    /// nlm: cpu or cuda.
+    /// nlm, train, train-group: cpu or cuda.
     #[arg(long, default_value = "cpu")]
     pub device: String,
+    /// train-group: the model (nlm or linear; the HGN trains alone).
+    #[arg(long, default_value = "nlm")]
+    pub model: String,
+    /// train-group: runs in the group.
+    #[arg(long, default_value_t = 8)]
+    pub runs: usize,
 }
 
 struct Fd {
@@ -190,12 +198,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Which::Nlm => return super::bench_learner::nlm(a.objects, a.batch, a.steps, &a.device, a.json),
         Which::LearnedGbfs => return super::bench_learner::learned_gbfs(a.json),
         Which::Train => return super::bench_learner::train(a.steps, &a.device, a.json),
+        Which::TrainGroup => return super::bench_learner::train_group(&a.model, a.runs, a.steps, &a.device, a.json),
         Which::AstarLmcut | Which::GbfsFf => {}
     }
     let suite = a.suite.clone().unwrap_or_else(|| {
         PathBuf::from(match a.which {
             Which::AstarLmcut => "benchmarks/astar-lmcut",
-            Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => "benchmarks/gbfs-ff",
+            Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => {
+                "benchmarks/gbfs-ff"
+            }
         })
     });
     let fd = if a.no_fd { None } else { find_fd() };
@@ -204,7 +215,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let (fd_search, heuristic) = match a.which {
         Which::AstarLmcut => ("astar(lmcut())", "lmcut"),
-        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => ("eager_greedy([ff()])", "ff"),
+        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => {
+            ("eager_greedy([ff()])", "ff")
+        }
     };
     let mut rows = vec![];
     for (domain, problem) in suite_instances(&suite)? {
@@ -214,7 +227,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         let cpu = process_cpu_time();
         let r = match a.which {
             Which::AstarLmcut => astar(&task, h.as_mut(), Limits::default()),
-            Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => {
+            Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => {
                 gbfs(&task, h.as_mut(), Limits::default())
             }
         };
@@ -267,7 +280,7 @@ fn print_row(r: &Row, which: Which) {
             fd.map_or("-".into(), |f| format!("{:.3}", f.driver_wall_s)),
             fd.map_or("-".into(), |f| format!("{:.1}x", f.driver_wall_s / r.end_to_end_s.max(1e-9))),
         ),
-        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => println!(
+        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => println!(
             "{:40} {:>10} evals {:>8} {:>10.0}/s  fd evals {:>8} {:>10}/s",
             r.instance,
             r.status,
@@ -303,7 +316,7 @@ fn summarize(rows: &[Row], which: Which, json: bool) -> Result<()> {
         Some((speedups.iter().map(|s| s.ln()).sum::<f64>() / speedups.len() as f64).exp())
     };
     let summary = serde_json::json!({
-        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train => "gbfs-ff" },
+        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => "gbfs-ff" },
         "instances": rows.len(),
         "ours_search_cpu_s": ours_search,
         "ours_end_to_end_s": ours_e2e,

@@ -31,6 +31,29 @@ pub fn nlm(objects: i64, batch: i64, steps: u64, device_name: &str, json: bool) 
     Ok(ExitCode::SUCCESS)
 }
 
+/// `runs` trainings as one stacked group and one after another, in one call.
+pub fn train_group(model: &str, runs: usize, steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
+    let model = match model {
+        "nlm" => ModelKind::Nlm,
+        "linear" => ModelKind::Linear,
+        "hgn" => bail!("--model hgn: the HGN trains one run at a time (its batches have no run dimension)"),
+        other => bail!("--model {other}: expected nlm or linear"),
+    };
+    if runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let r = bench::train_group_speed(model, runs, steps, device(device_name)?)?;
+    if json {
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        println!(
+            "{} x{} on {} (batch {}, {} steps each): group {:.1} run-steps/s, one after another {:.1}: {:.2}x",
+            r.model, r.runs, r.device, r.batch_size, r.steps, r.group_steps_per_s, r.sequential_steps_per_s, r.speedup
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Real training runs of each model on labelled gripper and blocksworld data.
 pub fn train(steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
     let d = device(device_name)?;

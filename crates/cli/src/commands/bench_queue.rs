@@ -50,6 +50,7 @@ pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
             lease_s: 60.0,
             grace_s: 5.0,
             isolation: worker::Isolation::InProcess,
+            train_group: 1,
         };
         let work = tokio::spawn(worker::run_worker(pool.clone(), queue.clone(), wcfg, stop.clone()));
         while schema::status_counts(&pool, e).await?[JobStatus::Succeeded] < n as i64 {

@@ -103,6 +103,10 @@ pub struct WorkerArgs {
     /// the worker) or `none` (this process's threads).
     #[arg(long, value_enum, default_value = "process")]
     pub isolation: IsolationArg,
+    /// Most train jobs (same domain, model, sigma mode, steps and data) a
+    /// slot trains at once as one stacked network; 1 trains each alone.
+    #[arg(long, default_value_t = 8)]
+    pub train_group: usize,
     #[command(flatten)]
     pub db: Database,
     #[command(flatten)]
@@ -179,6 +183,7 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
             lease_s: a.lease,
             grace_s: a.grace,
             isolation,
+            train_group: a.train_group.max(1),
         };
         eprintln!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
         worker::run_worker(pool, queue, cfg, stop).await;

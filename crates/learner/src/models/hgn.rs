@@ -4,37 +4,52 @@
 //! decode the global latent. A hyperedge reads its senders' and receivers'
 //! latents in fixed slots (padded), as the original does.
 
-use tch::{nn, nn::Module, Tensor};
+use tch::{nn, Tensor};
+
+use super::stacked::StackedLinear;
 
 use crate::encode::{hypergraph, HypergraphBatch};
 
 pub struct Hgn {
-    node_enc: nn::Linear,
-    edge_enc: nn::Linear,
-    global_enc: nn::Linear,
-    edge_mlp: nn::Linear,
-    node_mlp: nn::Linear,
-    global_mlp: nn::Linear,
-    decoder: nn::Linear,
+    node_enc: StackedLinear,
+    edge_enc: StackedLinear,
+    global_enc: StackedLinear,
+    edge_mlp: StackedLinear,
+    node_mlp: StackedLinear,
+    global_mlp: StackedLinear,
+    decoder: StackedLinear,
     hidden: i64,
     steps: usize,
 }
 
 impl Hgn {
-    pub fn new(path: &nn::Path, hidden: i64, steps: usize, max_pre: i64, max_add: i64, outputs: i64) -> Hgn {
-        let c = Default::default;
+    /// One run (`seed`): a hypergraph batch has no run dimension to stack on.
+    pub fn new(path: &nn::Path, hidden: i64, steps: usize, max_pre: i64, max_add: i64, outputs: i64, seed: u64) -> Hgn {
+        let dense = |name: &str, input: i64, output: i64| StackedLinear::new(path, name, input, output, &[seed]);
         let h2 = 2 * hidden;
         Hgn {
-            node_enc: nn::linear(path / "node_enc", hypergraph::NODE_FEATURES as i64, hidden, c()),
-            edge_enc: nn::linear(path / "edge_enc", hypergraph::EDGE_FEATURES as i64, hidden, c()),
-            global_enc: nn::linear(path / "global_enc", hypergraph::GLOBAL_FEATURES as i64, hidden, c()),
-            edge_mlp: nn::linear(path / "edge", h2 + (max_pre + max_add) * h2 + h2, hidden, c()),
-            node_mlp: nn::linear(path / "node", h2 + 2 * hidden + h2, hidden, c()),
-            global_mlp: nn::linear(path / "global", 2 * hidden + h2, hidden, c()),
-            decoder: nn::linear(path / "decoder", hidden, outputs, c()),
+            node_enc: dense("node_enc", hypergraph::NODE_FEATURES as i64, hidden),
+            edge_enc: dense("edge_enc", hypergraph::EDGE_FEATURES as i64, hidden),
+            global_enc: dense("global_enc", hypergraph::GLOBAL_FEATURES as i64, hidden),
+            edge_mlp: dense("edge", h2 + (max_pre + max_add) * h2 + h2, hidden),
+            node_mlp: dense("node", h2 + 2 * hidden + h2, hidden),
+            global_mlp: dense("global", 2 * hidden + h2, hidden),
+            decoder: dense("decoder", hidden, outputs),
             hidden,
             steps,
         }
+    }
+
+    pub fn dense(&self) -> Vec<&StackedLinear> {
+        vec![
+            &self.node_enc,
+            &self.edge_enc,
+            &self.global_enc,
+            &self.edge_mlp,
+            &self.node_mlp,
+            &self.global_mlp,
+            &self.decoder,
+        ]
     }
 
     pub fn forward(&self, g: &HypergraphBatch) -> Tensor {

@@ -1,14 +1,20 @@
 //! Linear regression on the relaxed-plan features.
 
-use tch::{nn, nn::Module, Tensor};
+use tch::{nn, Tensor};
+
+use super::stacked::StackedLinear;
 
 pub struct Linear {
-    layer: nn::Linear,
+    layer: StackedLinear,
 }
 
 impl Linear {
-    pub fn new(path: &nn::Path, features: i64, outputs: i64) -> Linear {
-        Linear { layer: nn::linear(path / "linear", features, outputs, Default::default()) }
+    pub fn new(path: &nn::Path, features: i64, outputs: i64, seeds: &[u64]) -> Linear {
+        Linear { layer: StackedLinear::new(path, "linear", features, outputs, seeds) }
+    }
+
+    pub fn dense(&self) -> Vec<&StackedLinear> {
+        vec![&self.layer]
     }
 
     pub fn forward(&self, x: &Tensor) -> Tensor {

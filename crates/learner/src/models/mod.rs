@@ -5,6 +5,7 @@
 mod hgn;
 mod linear;
 mod nlm;
+pub mod stacked;
 
 use serde::{Deserialize, Serialize};
 use tch::{nn, Tensor};
@@ -54,26 +55,57 @@ impl Shape {
 pub enum Network {
     Linear(Linear),
     Nlm(Nlm),
-    Hgn(Hgn),
+    Hgn(Box<Hgn>),
 }
 
 impl Network {
-    /// Creates the variables of `shape` under `path`, with `outputs` outputs.
-    pub fn new(path: &nn::Path, shape: &Shape, outputs: i64) -> Network {
-        match shape {
-            Shape::Linear { features } => Network::Linear(Linear::new(path, *features as i64, outputs)),
+    /// Creates the variables of `shape` under `path`, with `outputs`
+    /// outputs, for one stacked run per seed (`seeds[r]` initialises run r).
+    pub fn new(path: &nn::Path, shape: &Shape, outputs: i64, seeds: &[u64]) -> Result<Network, LearnError> {
+        Ok(match shape {
+            Shape::Linear { features } => Network::Linear(Linear::new(path, *features as i64, outputs, seeds)),
             Shape::Nlm { vocabulary, depth, hidden } => {
-                Network::Nlm(Nlm::new(path, &vocabulary.features(), *depth, *hidden as i64, outputs))
+                Network::Nlm(Nlm::new(path, &vocabulary.features(), *depth, *hidden as i64, outputs, seeds))
             }
-            Shape::Hgn { hidden, steps, max_preconditions, max_add_effects } => Network::Hgn(Hgn::new(
-                path,
-                *hidden as i64,
-                *steps,
-                *max_preconditions as i64,
-                *max_add_effects as i64,
-                outputs,
-            )),
+            Shape::Hgn { hidden, steps, max_preconditions, max_add_effects } => {
+                let [seed] = seeds else {
+                    return Err(LearnError::Input("the HGN trains one run at a time, not a stacked group".into()));
+                };
+                Network::Hgn(Box::new(Hgn::new(
+                    path,
+                    *hidden as i64,
+                    *steps,
+                    *max_preconditions as i64,
+                    *max_add_effects as i64,
+                    outputs,
+                    *seed,
+                )))
+            }
+        })
+    }
+
+    /// Every dense layer (all of the network's variables).
+    fn dense(&self) -> Vec<&stacked::StackedLinear> {
+        match self {
+            Network::Linear(m) => m.dense(),
+            Network::Nlm(m) => m.dense(),
+            Network::Hgn(m) => m.dense(),
         }
+    }
+
+    /// Run `r`'s variables as stored (nn::Linear's layout), sorted by name.
+    pub fn export(&self, r: i64) -> Vec<(String, Tensor)> {
+        let mut v: Vec<(String, Tensor)> = self.dense().iter().flat_map(|d| d.export(r)).collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    /// Sets run `r`'s variables from stored tensors named `prefix + name`.
+    pub fn import(&self, r: i64, loaded: &[(String, Tensor)], prefix: &str) -> Result<(), LearnError> {
+        for d in self.dense() {
+            d.import(r, loaded, prefix).map_err(LearnError::Input)?;
+        }
+        Ok(())
     }
 
     pub fn forward(&self, batch: &Batch) -> Result<Tensor, LearnError> {

@@ -6,7 +6,9 @@
 //! axes. Arities that cannot reach the nullary output are pruned as the
 //! layers approach it (3 -> 3 -> 3 -> 2 -> 1 -> 0 for depth 5).
 
-use tch::{nn, nn::Module, Tensor};
+use tch::{nn, Tensor};
+
+use super::stacked::StackedLinear;
 
 use crate::encode::RelationalBatch;
 
@@ -20,7 +22,7 @@ fn permutations(arity: usize) -> usize {
 
 struct Layer {
     /// One linear map per output arity (None where the arity has no output).
-    mlps: Vec<Option<nn::Linear>>,
+    mlps: Vec<Option<StackedLinear>>,
     activate: bool,
 }
 
@@ -29,8 +31,9 @@ pub struct Nlm {
 }
 
 impl Nlm {
-    /// `inputs[r]`: input predicates of arity r; `outputs` nullary outputs.
-    pub fn new(path: &nn::Path, inputs: &[usize], depth: usize, hidden: i64, outputs: i64) -> Nlm {
+    /// `inputs[r]`: input predicates of arity r; `outputs` nullary outputs;
+    /// one stacked run per seed.
+    pub fn new(path: &nn::Path, inputs: &[usize], depth: usize, hidden: i64, outputs: i64, seeds: &[u64]) -> Nlm {
         let max_arity = inputs.len() - 1;
         let mut prev: Vec<usize> = inputs.to_vec();
         let mut layers = vec![];
@@ -62,14 +65,18 @@ impl Nlm {
                     mlps.push(None);
                     continue;
                 }
-                let p = path / format!("layer{d}") / format!("arity{r}");
-                mlps.push(Some(nn::linear(p, width as i64, want as i64, Default::default())));
+                let layer = path / format!("layer{d}");
+                mlps.push(Some(StackedLinear::new(&layer, &format!("arity{r}"), width as i64, want as i64, seeds)));
                 next[r] = want;
             }
             layers.push(Layer { mlps, activate: !last });
             prev = next;
         }
         Nlm { layers }
+    }
+
+    pub fn dense(&self) -> Vec<&StackedLinear> {
+        self.layers.iter().flat_map(|l| l.mlps.iter().flatten()).collect()
     }
 
     pub fn forward(&self, batch: &RelationalBatch) -> Tensor {

@@ -10,7 +10,7 @@ pub(crate) mod generate;
 mod label;
 mod noop;
 pub(crate) mod plan;
-mod train;
+pub mod train;
 
 use jobs::JobSpec;
 use schema::lifecycle::Claimed;
