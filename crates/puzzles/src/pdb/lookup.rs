@@ -139,3 +139,29 @@ impl<D: Domain + ?Sized> Heuristic<D> for PdbHeuristic {
         self.value(s)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Registered;
+    use crate::walk::random_walk;
+
+    #[test]
+    fn features_agree_with_the_heuristic() {
+        let d = SlidingTile::new(3, 3).unwrap();
+        let pdb = |p: &[u8]| Arc::new(d.build_pdb(p, 1).unwrap());
+        let groups = vec![vec![pdb(&[1, 2, 3, 4]), pdb(&[5, 6, 7, 8])], vec![pdb(&[1, 3, 5, 7]), pdb(&[2, 4, 6, 8])]];
+        let h = PdbHeuristic::new(groups, None);
+        assert_eq!(h.combine(), Combine::MaxOfSums);
+        assert_eq!(h.maxima().len(), 4);
+        for seed in 0..20 {
+            let s = random_walk(&d, 40, seed);
+            let mut v = Vec::new();
+            h.values(&s, &mut v);
+            let sums = h.group_sums(&s);
+            assert_eq!(sums, vec![v[0] + v[1], v[2] + v[3]]);
+            assert_eq!(h.value(&s), sums[0].max(sums[1]));
+            assert!(v.iter().zip(h.maxima()).all(|(x, m)| *x <= m));
+        }
+    }
+}

@@ -350,3 +350,35 @@ fn has_popcnt() -> bool {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdb::rank::PartialPerm;
+
+    /// Values known by hand: two tiles of one row in reversed order are a
+    /// linear conflict (Manhattan distance 2, but one of them must leave the
+    /// row: 4); a tile one move from home costs 1; the goal costs 0.
+    #[test]
+    fn known_entries() {
+        for (w, h) in [(3, 3), (4, 4), (5, 5)] {
+            let d = SlidingTile::new(w, h).unwrap();
+            let table = build(&d, &[1, 2], 2).unwrap();
+            let pp = PartialPerm::new(w * h, 2);
+            assert_eq!(table[pp.rank(&[1, 2]) as usize], 0, "goal");
+            assert_eq!(table[pp.rank(&[2, 1]) as usize], 4, "{w}x{h}: linear conflict");
+            assert_eq!(table[pp.rank(&[0, 2]) as usize], 1, "{w}x{h}: tile 1 one cell left");
+            assert_eq!(table[pp.rank(&[1 + w as u8, 2]) as usize], 1, "{w}x{h}: tile 1 one row down");
+        }
+    }
+
+    #[test]
+    fn bad_patterns_are_refused() {
+        let d = SlidingTile::new(3, 3).unwrap();
+        let e = |p: &[u8]| check_pattern(&d, p).unwrap_err().to_string();
+        assert!(e(&[]).contains("at least one"));
+        assert!(e(&[0, 1]).contains("blank"));
+        assert!(e(&[9]).contains("not a tile"));
+        assert!(e(&[1, 1]).contains("twice"));
+    }
+}
