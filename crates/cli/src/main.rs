@@ -21,6 +21,8 @@ struct Cli {
 enum Command {
     /// Solve a PDDL problem with A* or greedy best-first search.
     Plan(commands::plan::Args),
+    /// Permutation puzzles: solve, generate random walks, build pattern databases, benchmark.
+    Puzzle(commands::puzzle::Args),
     /// Print the initial state's value of every classical heuristic.
     Heuristics(commands::heuristics::Args),
     /// Print a generated problem file.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Plan(a) => commands::plan::run(a),
+        Command::Puzzle(a) => commands::puzzle::run(a),
         Command::Heuristics(a) => commands::heuristics::run(a),
         Command::Generate(a) => commands::generate::run(a),
         Command::Domain(a) => commands::generate::run_domain(a),

@@ -5,5 +5,6 @@ pub mod farm;
 pub mod generate;
 pub mod heuristics;
 pub mod plan;
+pub mod puzzle;
 pub mod report;
 pub mod validate;

@@ -38,6 +38,17 @@ pub enum Status {
     NodeLimit,
 }
 
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unsolvable => "unsolvable",
+            Status::TimeLimit => "time_limit",
+            Status::NodeLimit => "node_limit",
+        }
+    }
+}
+
 /// A search's outcome. `plan` holds the operators from the start to the
 /// goal when solved (empty otherwise); `cost` is its length.
 #[derive(Debug, Clone)]
