@@ -258,3 +258,90 @@ pub fn train_group_speed(model: ModelKind, runs: usize, steps: u64, device: Devi
         speedup: sequential_s / group_s,
     })
 }
+
+#[derive(Debug, Serialize)]
+pub struct ManySpeed {
+    pub model: String,
+    pub device: String,
+    pub problem: String,
+    pub searches: usize,
+    pub budget: u64,
+    /// Evaluations per second of all searches together, forward passes shared.
+    pub batched_evaluations_per_s: f64,
+    /// The same searches one after another, each with its own passes.
+    pub single_evaluations_per_s: f64,
+    pub speedup: f64,
+    /// Searches whose status, evaluations, expansions and plan are the same both ways.
+    pub identical: usize,
+    pub differing: usize,
+    pub shared_passes: u64,
+    pub single_passes: u64,
+}
+
+/// `searches` GBFS runs of a briefly trained `model` (TN, learned sigma,
+/// l = LM-cut, residual hFF) on `test` instances (seeds 1..=searches), each
+/// within `budget` evaluations: all at once with shared forward passes, then
+/// one after another, both in this call.
+pub fn plan_many_speed(
+    model: ModelKind,
+    test: &Params,
+    searches: usize,
+    budget: u64,
+    device: Device,
+) -> Result<ManySpeed, LearnError> {
+    let train: Vec<Params> = match test {
+        Params::Gripper { .. } => vec![Params::Gripper { balls: 2 }, Params::Gripper { balls: 3 }],
+        Params::Blocksworld { .. } => vec![Params::Blocksworld { blocks: 4 }, Params::Blocksworld { blocks: 5 }],
+        other => return Err(LearnError::Input(format!("plan-many trains on gripper or blocksworld, not {other:?}"))),
+    };
+    let instances: Vec<LabelledInstance> =
+        train.iter().flat_map(|p| (1..4).filter_map(|s| crate::data::solve_and_label(p, s))).collect();
+    let dom = domain_pddl(test.domain()).ok_or_else(|| LearnError::Input("unknown domain".into()))?;
+    let data = Dataset { domain_pddl: dom.to_string(), instances };
+    let config = TrainConfig { validate_every: 100, batch_size: 64, ..TrainConfig::paper(model, 1, 100) };
+    let mut t = Trainer::new(proposed(model), config, &data, &data, Device::Cpu)?;
+    let mut rec = Recorder::default();
+    t.run(&mut rec)?;
+    let best = rec.checkpoints.iter().find(|c| c.tag == CheckpointTag::BestMse).expect("a best checkpoint");
+    let load = || Predictor::load(t.model_config().clone(), &best.bytes, device);
+    let problems: Vec<String> =
+        (1..=searches as u64).map(|s| generate(test, s)).collect::<Result<_, _>>().map_err(LearnError::Input)?;
+    let limits = Limits::new(Some(budget), None, None);
+
+    let shared = load()?;
+    let start = Instant::now();
+    let (many, shared_passes) = crate::many::gbfs_many(&shared, dom, &problems, None, limits)?;
+    sync(device);
+    let batched_s = start.elapsed().as_secs_f64();
+
+    let (mut single_s, mut single_passes, mut evals, mut identical) = (0.0, 0, 0u64, 0);
+    for (problem, m) in problems.iter().zip(&many) {
+        let mut h = crate::LearnedHeuristic::new(load()?, dom, problem, None)?;
+        let task = h.task().clone();
+        let start = Instant::now();
+        let r = gbfs(&task, &mut h, limits);
+        sync(device);
+        single_s += start.elapsed().as_secs_f64();
+        single_passes += h.forward_passes;
+        evals += r.evaluations;
+        let m = m.as_ref().map_err(|e| LearnError::Internal(e.to_string()))?;
+        if (m.status, m.evaluations, m.expansions, &m.plan) == (r.status, r.evaluations, r.expansions, &r.plan) {
+            identical += 1;
+        }
+    }
+    let batched_evals: u64 = many.iter().filter_map(|m| m.as_ref().ok()).map(|m| m.evaluations).sum();
+    Ok(ManySpeed {
+        model: format!("{model:?}").to_lowercase(),
+        device: format!("{device:?}"),
+        problem: format!("{test:?}"),
+        searches,
+        budget,
+        batched_evaluations_per_s: batched_evals as f64 / batched_s,
+        single_evaluations_per_s: evals as f64 / single_s,
+        speedup: (batched_evals as f64 / batched_s) / (evals as f64 / single_s),
+        identical,
+        differing: searches - identical,
+        shared_passes,
+        single_passes,
+    })
+}

@@ -1,22 +1,40 @@
 //! A trained model as a planner heuristic: the point estimate E[x] (or the
 //! Gaussian's +clip estimate) of every successor of an expansion, computed
-//! in one forward pass.
+//! in one forward pass, of its own (`LearnedHeuristic::new`) or shared with
+//! many searches at once (`crate::many`).
+//!
+//! Values are rounded to multiples of 2^-16: a forward pass's floating-point
+//! result may differ in its last bits with the batch it is part of (other
+//! states, other instances' padding), and greedy search breaks ties on exact
+//! equality, so unrounded values would let batch composition change which
+//! node is expanded. Rounded, a search gives the same result alone or among
+//! many, except where a value falls within an ulp of a rounding boundary.
 
 use planner::heuristics::{FeatureValues, Heuristic, RelaxedPlanFeatures, StateBatch, DEAD_END};
 use planner::pddl::Domain;
 use planner::Task;
+use std::sync::Arc;
+
 use tch::{Device, Kind};
 
-use crate::config::{Family, LowerBound, ModelKind};
+use crate::config::{Family, LowerBound, ModelConfig, ModelKind};
 use crate::encode::{Encoder, InstanceInput, StateInput};
 use crate::predictor::{Predictor, Side};
 use crate::prepare::parse_domain;
 use crate::LearnError;
 
+/// Where a heuristic's forward passes run.
+enum Eval {
+    /// Its own network.
+    Own(Predictor),
+    /// A network shared with other searches (`crate::many`).
+    Shared(crate::many::Client),
+}
+
 pub struct LearnedHeuristic {
-    predictor: Predictor,
+    eval: Eval,
     domain: Domain,
-    instance: InstanceInput,
+    instance: Arc<InstanceInput>,
     lower: Option<Box<dyn Heuristic>>,
     residual: Option<Box<dyn Heuristic>>,
     features: Option<RelaxedPlanFeatures>,
@@ -32,22 +50,50 @@ impl LearnedHeuristic {
     /// model was trained on. `clip` asks a Gaussian model for its +clip
     /// estimate against `clip_bound`.
     pub fn new(
-        mut predictor: Predictor,
+        predictor: Predictor,
+        domain_pddl: &str,
+        problem_pddl: &str,
+        clip_bound: Option<LowerBound>,
+    ) -> Result<LearnedHeuristic, LearnError> {
+        let config = predictor.config.clone();
+        LearnedHeuristic::with(config, Eval::Own(predictor), domain_pddl, problem_pddl, clip_bound)
+    }
+
+    /// The same heuristic, its forward passes made by `client`'s shared network.
+    pub(crate) fn shared(
+        config: ModelConfig,
+        client: crate::many::Client,
+        domain_pddl: &str,
+        problem_pddl: &str,
+        clip_bound: Option<LowerBound>,
+    ) -> Result<LearnedHeuristic, LearnError> {
+        LearnedHeuristic::with(config, Eval::Shared(client), domain_pddl, problem_pddl, clip_bound)
+    }
+
+    fn with(
+        mut config: ModelConfig,
+        mut eval: Eval,
         domain_pddl: &str,
         problem_pddl: &str,
         clip_bound: Option<LowerBound>,
     ) -> Result<LearnedHeuristic, LearnError> {
         let domain = parse_domain(domain_pddl)?;
         let (problem, task) = crate::encode::ground(&domain, problem_pddl, "problem.pddl")?;
-        let clip = predictor.config.family == Family::Gaussian && clip_bound.is_some();
-        if predictor.config.family == Family::Gaussian {
-            predictor.config.lower = clip_bound;
+        let clip = config.family == Family::Gaussian && clip_bound.is_some();
+        if config.family == Family::Gaussian {
+            config.lower = clip_bound;
         }
-        let lower = predictor.config.lower.map(|h| h.build(&task));
-        let residual = predictor.config.residual.map(|h| h.build(&task));
-        let features = (predictor.config.model == ModelKind::Linear).then(|| RelaxedPlanFeatures::new(&task));
-        let instance = Encoder { shape: &predictor.config.shape, domain: &domain }.prepare(task, &problem)?;
-        let c = &predictor.config;
+        if let Eval::Own(p) = &mut eval {
+            p.config.lower = config.lower;
+        }
+        let lower = config.lower.map(|h| h.build(&task));
+        let residual = config.residual.map(|h| h.build(&task));
+        let features = (config.model == ModelKind::Linear).then(|| RelaxedPlanFeatures::new(&task));
+        let instance = Arc::new(Encoder { shape: &config.shape, domain: &domain }.prepare(task, &problem)?);
+        if let Eval::Shared(c) = &eval {
+            c.register(instance.clone());
+        }
+        let c = &config;
         let name = format!(
             "{:?}/{:?}/{:?}/{}{}",
             c.model,
@@ -57,16 +103,34 @@ impl LearnedHeuristic {
             if clip { "+clip" } else { "" }
         )
         .to_lowercase();
-        Ok(LearnedHeuristic { predictor, domain, instance, lower, residual, features, clip, name, forward_passes: 0 })
+        Ok(LearnedHeuristic { eval, domain, instance, lower, residual, features, clip, name, forward_passes: 0 })
     }
 
     pub fn task(&self) -> &Task {
         &self.instance.task
     }
+}
 
-    pub fn device(&self) -> Device {
-        self.predictor.device()
-    }
+/// The point estimates of `pairs` (E[x], or the +clip mean) in one forward
+/// pass, rounded to multiples of 2^-16 (see the module's note).
+pub(crate) fn estimates(
+    predictor: &Predictor,
+    domain: &Domain,
+    pairs: &[(&InstanceInput, &StateInput)],
+    lows: &[f64],
+    ress: &[f64],
+    clip: bool,
+) -> Vec<f64> {
+    let device = predictor.device();
+    let encoder = Encoder { shape: &predictor.config.shape, domain };
+    let raw: Vec<f64> = tch::no_grad(|| {
+        let b = encoder.batch(pairs, device);
+        let side = Side::new(lows, ress, device);
+        let dist = predictor.distribution(&b, &side).expect("batch built for this model");
+        let est = if clip { dist.clipped().mean() } else { dist.mean() };
+        Vec::<f64>::try_from(est.to_kind(Kind::Double).to(Device::Cpu)).expect("a vector of f64")
+    });
+    raw.into_iter().map(|v| (v * 65536.0).round() / 65536.0).collect()
 }
 
 impl Heuristic for LearnedHeuristic {
@@ -112,16 +176,13 @@ impl Heuristic for LearnedHeuristic {
         if states.is_empty() {
             return;
         }
-        let device = self.device();
-        let encoder = Encoder { shape: &self.predictor.config.shape, domain: &self.domain };
-        let pairs: Vec<(&InstanceInput, &StateInput)> = states.iter().map(|s| (&self.instance, s)).collect();
-        let values: Vec<f64> = tch::no_grad(|| {
-            let b = encoder.batch(&pairs, device);
-            let side = Side::new(&lows, &ress, device);
-            let dist = self.predictor.distribution(&b, &side).expect("batch built for this model");
-            let est = if self.clip { dist.clipped().mean() } else { dist.mean() };
-            Vec::<f64>::try_from(est.to_kind(Kind::Double).to(Device::Cpu)).expect("a vector of f64")
-        });
+        let values = match &mut self.eval {
+            Eval::Own(p) => {
+                let pairs: Vec<(&InstanceInput, &StateInput)> = states.iter().map(|s| (&*self.instance, s)).collect();
+                estimates(p, &self.domain, &pairs, &lows, &ress, self.clip)
+            }
+            Eval::Shared(c) => c.estimates(states, lows, ress, self.clip),
+        };
         self.forward_passes += 1;
         for (slot, v) in slots.into_iter().zip(values) {
             // A NaN would break the open list's order: treat as a dead end.

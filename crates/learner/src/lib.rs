@@ -18,6 +18,7 @@ pub mod distribution;
 pub mod encode;
 pub mod evaluate;
 pub mod heuristic;
+pub mod many;
 pub mod models;
 pub mod optim;
 pub mod predictor;

@@ -34,6 +34,8 @@ pub enum Which {
     Train,
     /// R runs trained as one stacked group vs one after another: run-steps per second (--model, --runs, --device).
     TrainGroup,
+    /// S learned GBFS searches with shared forward passes vs one after another (--model, --searches, --budget, --device).
+    PlanMany,
 }
 
 #[derive(clap::Args)]
@@ -73,6 +75,15 @@ pub struct Args {
     /// train-group: runs in the group.
     #[arg(long, default_value_t = 8)]
     pub runs: usize,
+    /// plan-many: searches run at once.
+    #[arg(long, default_value_t = 32)]
+    pub searches: usize,
+    /// plan-many: evaluations per search.
+    #[arg(long, default_value_t = 300)]
+    pub budget: u64,
+    /// plan-many: gripper balls of the test instances (the paper's test sizes are 20..60).
+    #[arg(long, default_value_t = 20)]
+    pub balls: u32,
 }
 
 struct Fd {
@@ -199,14 +210,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Which::LearnedGbfs => return super::bench_learner::learned_gbfs(a.json),
         Which::Train => return super::bench_learner::train(a.steps, &a.device, a.json),
         Which::TrainGroup => return super::bench_learner::train_group(&a.model, a.runs, a.steps, &a.device, a.json),
+        Which::PlanMany => {
+            return super::bench_learner::plan_many(&a.model, a.searches, a.budget, a.balls, &a.device, a.json)
+        }
         Which::AstarLmcut | Which::GbfsFf => {}
     }
     let suite = a.suite.clone().unwrap_or_else(|| {
         PathBuf::from(match a.which {
             Which::AstarLmcut => "benchmarks/astar-lmcut",
-            Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => {
-                "benchmarks/gbfs-ff"
-            }
+            Which::GbfsFf
+            | Which::Queue
+            | Which::Nlm
+            | Which::LearnedGbfs
+            | Which::Train
+            | Which::TrainGroup
+            | Which::PlanMany => "benchmarks/gbfs-ff",
         })
     });
     let fd = if a.no_fd { None } else { find_fd() };
@@ -215,9 +233,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     let (fd_search, heuristic) = match a.which {
         Which::AstarLmcut => ("astar(lmcut())", "lmcut"),
-        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => {
-            ("eager_greedy([ff()])", "ff")
-        }
+        Which::GbfsFf
+        | Which::Queue
+        | Which::Nlm
+        | Which::LearnedGbfs
+        | Which::Train
+        | Which::TrainGroup
+        | Which::PlanMany => ("eager_greedy([ff()])", "ff"),
     };
     let mut rows = vec![];
     for (domain, problem) in suite_instances(&suite)? {
@@ -227,9 +249,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         let cpu = process_cpu_time();
         let r = match a.which {
             Which::AstarLmcut => astar(&task, h.as_mut(), Limits::default()),
-            Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => {
-                gbfs(&task, h.as_mut(), Limits::default())
-            }
+            Which::GbfsFf
+            | Which::Queue
+            | Which::Nlm
+            | Which::LearnedGbfs
+            | Which::Train
+            | Which::TrainGroup
+            | Which::PlanMany => gbfs(&task, h.as_mut(), Limits::default()),
         };
         let search_cpu = process_cpu_time() - cpu;
         let end_to_end = start.elapsed().as_secs_f64();
@@ -280,7 +306,7 @@ fn print_row(r: &Row, which: Which) {
             fd.map_or("-".into(), |f| format!("{:.3}", f.driver_wall_s)),
             fd.map_or("-".into(), |f| format!("{:.1}x", f.driver_wall_s / r.end_to_end_s.max(1e-9))),
         ),
-        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => println!(
+        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup | Which::PlanMany => println!(
             "{:40} {:>10} evals {:>8} {:>10.0}/s  fd evals {:>8} {:>10}/s",
             r.instance,
             r.status,
@@ -316,7 +342,7 @@ fn summarize(rows: &[Row], which: Which, json: bool) -> Result<()> {
         Some((speedups.iter().map(|s| s.ln()).sum::<f64>() / speedups.len() as f64).exp())
     };
     let summary = serde_json::json!({
-        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup => "gbfs-ff" },
+        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup | Which::PlanMany => "gbfs-ff" },
         "instances": rows.len(),
         "ours_search_cpu_s": ours_search,
         "ours_end_to_end_s": ours_e2e,

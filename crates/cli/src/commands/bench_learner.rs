@@ -31,6 +31,37 @@ pub fn nlm(objects: i64, batch: i64, steps: u64, device_name: &str, json: bool) 
     Ok(ExitCode::SUCCESS)
 }
 
+/// `searches` learned GBFS runs with shared forward passes and one after another.
+pub fn plan_many(
+    model: &str,
+    searches: usize,
+    budget: u64,
+    balls: u32,
+    device_name: &str,
+    json: bool,
+) -> Result<ExitCode> {
+    let model = match model {
+        "nlm" => ModelKind::Nlm,
+        "linear" => ModelKind::Linear,
+        "hgn" => ModelKind::Hgn,
+        other => bail!("--model {other}: expected nlm, hgn or linear"),
+    };
+    if searches == 0 || balls == 0 {
+        bail!("--searches and --balls must be at least 1");
+    }
+    let r = bench::plan_many_speed(model, &Params::Gripper { balls }, searches, budget, device(device_name)?)?;
+    if json {
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        println!(
+            "{} on {} x{} ({}, budget {}): shared {:.0} evaluations/s ({} passes), one after another {:.0} ({} passes): {:.2}x; {} identical, {} differing",
+            r.model, r.problem, r.searches, r.device, r.budget, r.batched_evaluations_per_s, r.shared_passes,
+            r.single_evaluations_per_s, r.single_passes, r.speedup, r.identical, r.differing
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `runs` trainings as one stacked group and one after another, in one call.
 pub fn train_group(model: &str, runs: usize, steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
     let model = match model {
