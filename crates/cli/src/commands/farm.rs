@@ -105,8 +105,10 @@ pub struct WorkerArgs {
     pub isolation: IsolationArg,
     /// Most train jobs (same domain, model, sigma mode, steps and data) a
     /// slot trains at once as one stacked network; 1 trains each alone.
-    #[arg(long, default_value_t = 8)]
-    pub train_group: usize,
+    /// Default: 8 where training runs on CUDA, 1 on CPU (measured: a stacked
+    /// group is compute-bound there and no faster than runs in turn).
+    #[arg(long)]
+    pub train_group: Option<usize>,
     #[command(flatten)]
     pub db: Database,
     #[command(flatten)]
@@ -173,6 +175,11 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
         }
         IsolationArg::None => worker::Isolation::InProcess,
     };
+    let train_group = match (a.train_group, a.class) {
+        (Some(n), _) => n,
+        (None, Class::Gpu) if learner::device().is_ok_and(|d| d.is_cuda()) => 8,
+        (None, _) => 1,
+    };
     runtime()?.block_on(async {
         let (pool, queue) = connect_waiting(&a.db, &a.redis).await?;
         let stop = stop_on_signals()?;
@@ -183,7 +190,7 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
             lease_s: a.lease,
             grace_s: a.grace,
             isolation,
-            train_group: a.train_group.max(1),
+            train_group: train_group.max(1),
         };
         eprintln!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
         worker::run_worker(pool, queue, cfg, stop).await;
