@@ -25,15 +25,7 @@ async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
     let sched_cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), sched_cfg, stop.clone()));
-    let cfg = WorkerConfig {
-        id: "test-worker".into(),
-        class: "cpu".into(),
-        concurrency: 2,
-        lease_s: 30.0,
-        grace_s: 5.0,
-        isolation: worker::Isolation::InProcess,
-        train_group: 1,
-    };
+    let cfg = WorkerConfig::in_process("test-worker", "cpu");
     let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
 
     let deadline = Instant::now() + Duration::from_secs(240);
@@ -85,15 +77,7 @@ async fn run_until(
 ) {
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), sched_cfg, stop.clone()));
-    let cfg = WorkerConfig {
-        id: "w".into(),
-        class: "cpu".into(),
-        concurrency: 2,
-        lease_s: 30.0,
-        grace_s: 5.0,
-        isolation: worker::Isolation::InProcess,
-        train_group: 1,
-    };
+    let cfg = WorkerConfig::in_process("w", "cpu");
     let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cfg, stop.clone()));
     let deadline = Instant::now() + Duration::from_secs(240);
     loop {

@@ -25,25 +25,9 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
 
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
-    let cpu = WorkerConfig {
-        id: "cpu".into(),
-        class: "cpu".into(),
-        concurrency: 2,
-        lease_s: 60.0,
-        grace_s: 5.0,
-        isolation: worker::Isolation::InProcess,
-        train_group: 1,
-    };
-    let gpu = WorkerConfig {
-        id: "gpu".into(),
-        class: "gpu".into(),
-        concurrency: 2,
-        lease_s: 60.0,
-        grace_s: 5.0,
-        isolation: worker::Isolation::InProcess,
-        // Trains compatible runs as stacked groups, as `hfarm worker` does.
-        train_group: 8,
-    };
+    let cpu = WorkerConfig { lease_s: 60.0, ..WorkerConfig::in_process("cpu", "cpu") };
+    // Trains compatible runs as stacked groups, as `hfarm worker` does on CUDA.
+    let gpu = WorkerConfig { lease_s: 60.0, train_group: 8, ..WorkerConfig::in_process("gpu", "gpu") };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
     let started = Instant::now();

@@ -52,24 +52,8 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
 
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
-    let cpu = WorkerConfig {
-        id: "cpu".into(),
-        class: "cpu".into(),
-        concurrency: 2,
-        lease_s: 30.0,
-        grace_s: 5.0,
-        isolation: worker::Isolation::InProcess,
-        train_group: 1,
-    };
-    let gpu = WorkerConfig {
-        id: "gpu".into(),
-        class: "gpu".into(),
-        concurrency: 1,
-        lease_s: 30.0,
-        grace_s: 5.0,
-        isolation: worker::Isolation::InProcess,
-        train_group: 1,
-    };
+    let cpu = WorkerConfig::in_process("cpu", "cpu");
+    let gpu = WorkerConfig { concurrency: 1, ..WorkerConfig::in_process("gpu", "gpu") };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
     let deadline = Instant::now() + Duration::from_secs(900);

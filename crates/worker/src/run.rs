@@ -38,6 +38,23 @@ pub struct WorkerConfig {
     pub train_group: usize,
 }
 
+impl WorkerConfig {
+    /// A worker that runs its jobs on this process's threads (tests, the
+    /// queue benchmark): `id`, serving `class`, two slots, a 30 s lease,
+    /// 5 s of grace, each training alone. Adjust with struct update syntax.
+    pub fn in_process(id: &str, class: &str) -> WorkerConfig {
+        WorkerConfig {
+            id: id.to_string(),
+            class: class.to_string(),
+            concurrency: 2,
+            lease_s: 30.0,
+            grace_s: 5.0,
+            isolation: Isolation::InProcess,
+            train_group: 1,
+        }
+    }
+}
+
 /// Runs until `stop` turns true, then lets running jobs finish for
 /// `grace_s` and hands back the rest.
 pub async fn run_worker(pool: PgPool, queue: Queue, cfg: WorkerConfig, stop: watch::Receiver<bool>) {

@@ -44,13 +44,9 @@ pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
         let cfg = SchedulerConfig { tick: Duration::from_millis(20), ..SchedulerConfig::default() };
         let sched = tokio::spawn(run_scheduler(pool.clone(), queue.clone(), cfg, stop.clone()));
         let wcfg = worker::WorkerConfig {
-            id: "bench".into(),
-            class: "cpu".into(),
             concurrency: slots,
             lease_s: 60.0,
-            grace_s: 5.0,
-            isolation: worker::Isolation::InProcess,
-            train_group: 1,
+            ..worker::WorkerConfig::in_process("bench", "cpu")
         };
         let work = tokio::spawn(worker::run_worker(pool.clone(), queue.clone(), wcfg, stop.clone()));
         while schema::status_counts(&pool, e).await?[JobStatus::Succeeded] < n as i64 {

@@ -221,12 +221,12 @@ impl Pdb {
         if r.take(8)? != MAGIC {
             return Err(bad("not a PDB artifact (bad magic)"));
         }
-        let format = u32::from_le_bytes(r.take(4)?.try_into().unwrap());
+        let format = u32::from_le_bytes(r.array()?);
         if format != FORMAT {
             return Err(bad(&format!("format {format}, this build reads format {FORMAT}")));
         }
         let mut field = || -> Result<Vec<u8>, PuzzleError> {
-            let len = u16::from_le_bytes(r.take(2)?.try_into().unwrap()) as usize;
+            let len = u16::from_le_bytes(r.array()?) as usize;
             Ok(r.take(len)?.to_vec())
         };
         let domain = String::from_utf8(field()?).map_err(|_| bad("domain name is not UTF-8"))?;
@@ -239,9 +239,9 @@ impl Pdb {
             1 => true,
             k => return Err(bad(&format!("unknown table kind {k}"))),
         };
-        let entries = u64::from_le_bytes(r.take(8)?.try_into().unwrap()) as usize;
+        let entries = u64::from_le_bytes(r.array()?) as usize;
         let _max = r.take(1)?[0];
-        let checksum: [u8; 32] = r.take(32)?.try_into().unwrap();
+        let checksum: [u8; 32] = r.array()?;
         let start = r.at;
         let expected = if sparse { entries.checked_mul(17) } else { Some(entries) };
         if expected != Some(bytes.len() - start) {
@@ -253,8 +253,8 @@ impl Pdb {
         let spec = PdbSpec { domain, abstraction, pattern };
         let table = if sparse {
             let payload = &bytes[start..];
-            let keys =
-                payload[..entries * 16].chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap())).collect();
+            let mut keys = Reader { bytes: &payload[..entries * 16], at: 0 };
+            let keys = (0..entries).map(|_| keys.array().map(u128::from_le_bytes)).collect::<Result<_, _>>()?;
             Table::Sparse { keys, values: payload[entries * 16..].to_vec() }
         } else {
             bytes.drain(..start);
@@ -276,6 +276,14 @@ impl Reader<'_> {
         let s = &self.bytes[self.at..end];
         self.at = end;
         Ok(s)
+    }
+
+    /// The next `N` bytes as an array (a fixed-size header field).
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], PuzzleError> {
+        let s = self.take(N)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
     }
 }
 
