@@ -16,6 +16,7 @@ pub mod label;
 pub mod pddl;
 pub mod plan;
 pub mod search;
+pub mod solvers;
 pub mod state;
 pub mod successors;
 pub mod task;

@@ -29,6 +29,7 @@ mod blocksworld;
 mod ferry;
 mod gripper;
 mod visitall;
+mod zenotravel;
 
 use std::fmt;
 
@@ -36,7 +37,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// Every domain we generate, in the order they are listed to users.
-pub static DOMAINS: &[&DomainInfo] = &[&blocksworld::DOMAIN, &ferry::DOMAIN, &gripper::DOMAIN, &visitall::DOMAIN];
+pub static DOMAINS: &[&DomainInfo] =
+    &[&blocksworld::DOMAIN, &ferry::DOMAIN, &gripper::DOMAIN, &visitall::DOMAIN, &zenotravel::DOMAIN];
 
 /// Parameter names a domain may not use: the grid's split keys (`seeds`,
 /// `planning`, `limits`), the command line's `--seed`, and `domain`, the tag
@@ -345,6 +347,16 @@ pub enum Params {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         height: Option<u32>,
     },
+    /// Each plane's and person's city, each plane's fuel level, each person's
+    /// goal city and a third of the planes' goal cities drawn at random (the
+    /// IPC 2002 problems' distribution); `fuel_levels` defaults to the IPC's 7.
+    Zenotravel {
+        cities: u32,
+        planes: u32,
+        persons: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fuel_levels: Option<u32>,
+    },
 }
 
 impl Params {
@@ -355,6 +367,7 @@ impl Params {
             Params::Ferry { .. } => &ferry::DOMAIN,
             Params::Gripper { .. } => &gripper::DOMAIN,
             Params::Visitall { .. } => &visitall::DOMAIN,
+            Params::Zenotravel { .. } => &zenotravel::DOMAIN,
         }
     }
 
@@ -393,6 +406,8 @@ mod tests {
             Params::Gripper { balls: 4 },
             Params::Visitall { size: 4, ratio: 0.5, height: None },
             Params::Visitall { size: 3, ratio: 0.5, height: Some(5) },
+            Params::Zenotravel { cities: 3, planes: 2, persons: 4, fuel_levels: None },
+            Params::Zenotravel { cities: 4, planes: 1, persons: 3, fuel_levels: Some(3) },
         ]
     }
 
@@ -408,6 +423,14 @@ mod tests {
             (
                 Params::Visitall { size: 3, ratio: 0.5, height: Some(5) },
                 r#"{"domain":"visitall","size":3,"ratio":0.5,"height":5}"#,
+            ),
+            (
+                Params::Zenotravel { cities: 3, planes: 2, persons: 4, fuel_levels: None },
+                r#"{"domain":"zenotravel","cities":3,"planes":2,"persons":4}"#,
+            ),
+            (
+                Params::Zenotravel { cities: 3, planes: 2, persons: 4, fuel_levels: Some(5) },
+                r#"{"domain":"zenotravel","cities":3,"planes":2,"persons":4,"fuel_levels":5}"#,
             ),
         ];
         for (p, json) in pinned {
@@ -462,7 +485,7 @@ mod tests {
                 assert!(generate(&params, 1).is_ok());
             }
         }
-        assert_eq!(names().collect::<Vec<_>>(), ["blocksworld", "ferry", "gripper", "visitall"]);
+        assert_eq!(names().collect::<Vec<_>>(), ["blocksworld", "ferry", "gripper", "visitall", "zenotravel"]);
         assert!(domain("sokoban").is_none() && domain_pddl("sokoban").is_none());
     }
 
