@@ -22,11 +22,15 @@
 //! - [`test`]: solving test tasks with a final network and the paper's
 //!   Table 7 columns.
 
+pub mod buffer;
 pub mod features;
 pub mod heuristic;
 pub mod nn;
 pub mod normal;
+pub mod prac;
 pub mod rng;
+pub mod settings;
+pub mod test;
 
 /// What can go wrong, in words.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

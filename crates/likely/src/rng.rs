@@ -24,6 +24,12 @@ impl Stream {
         Stream { rng, spare: None }
     }
 
+    /// The generator itself, for functions that take a [`rand::Rng`] (the
+    /// puzzles' random walks).
+    pub fn rng(&mut self) -> &mut ChaCha8Rng {
+        &mut self.rng
+    }
+
     /// Uniform on [0, 1).
     #[inline]
     pub fn uniform(&mut self) -> f64 {
