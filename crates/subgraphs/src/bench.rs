@@ -1,7 +1,8 @@
 //! Features per second along a random walk: from scratch (build G(s), count
 //! every subgraph) against the EOG (each successor's EOG derived from its
 //! parent's by [`Eog::successor`], as a search that keeps one per node
-//! would). `examples/features_rate.rs` prints these for IPC problems.
+//! would), and against [`LocalCounter`], which keeps only counts per node.
+//! `examples/features_rate.rs` prints these for IPC problems.
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,7 @@ use planner::Task;
 
 use crate::enumerate::Counter;
 use crate::incremental::{AddMode, Eog, Workspace};
+use crate::local::LocalCounter;
 use crate::object_graph::TaskGraph;
 use crate::Error;
 
@@ -88,6 +90,9 @@ pub struct Rate {
     /// Successor EOGs with the thesis's AddVertex + AddEdge sequence.
     pub edge_by_edge_states: usize,
     pub edge_by_edge_per_sec: f64,
+    /// Successor counts from the parent's by [`LocalCounter::successor`] (no stored occurrences).
+    pub local_states: usize,
+    pub local_per_sec: f64,
     /// Occurrences (sum of F_alpha) in the walk's first state.
     pub occurrences: u64,
     /// Distinct feature graphs over the states counted from scratch.
@@ -137,6 +142,22 @@ pub fn bench(task: &Task, tg: &TaskGraph, alpha: usize, walk: &[OpId], budget: D
     let (rooted_states, rooted_per_sec) = incremental(AddMode::Rooted, true)?;
     let (in_place_states, in_place_per_sec) = incremental(AddMode::Rooted, false)?;
     let (edge_by_edge_states, edge_by_edge_per_sec) = incremental(AddMode::EdgeByEdge, true)?;
+    // Counts only: each successor's counts from its parent's (apply, then undo the graph).
+    let mut lc = LocalCounter::new(tg, alpha)?;
+    lc.set_state(tg, states[0].iter().copied());
+    let mut counts = lc.count();
+    let (mut local_states, mut local_time) = (0, Duration::ZERO);
+    for &op in walk {
+        let op = &task.operators[op as usize];
+        let t = Instant::now();
+        std::hint::black_box(lc.successor(tg, &counts, op));
+        local_time += t.elapsed();
+        local_states += 1;
+        lc.apply(tg, &mut counts, op);
+        if local_time > budget {
+            break;
+        }
+    }
     Ok(Rate {
         alpha,
         scratch_states,
@@ -147,6 +168,8 @@ pub fn bench(task: &Task, tg: &TaskGraph, alpha: usize, walk: &[OpId], budget: D
         in_place_per_sec,
         edge_by_edge_states,
         edge_by_edge_per_sec,
+        local_states,
+        local_per_sec: local_states as f64 / local_time.as_secs_f64(),
         occurrences,
         distinct_graphs: seen.len(),
     })

@@ -10,7 +10,8 @@
 pub type Label = u16;
 
 /// A vertex-labelled simple undirected graph over vertex slots `0..len()`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Equality compares labels, presence and edges (not the order of neighbour lists).
+#[derive(Debug, Clone)]
 pub struct Graph {
     labels: Vec<Label>,
     present: Vec<bool>,
@@ -120,6 +121,21 @@ impl Graph {
         true
     }
 }
+
+impl PartialEq for Graph {
+    fn eq(&self, other: &Graph) -> bool {
+        let sorted = |l: &[u32]| {
+            let mut l = l.to_vec();
+            l.sort_unstable();
+            l
+        };
+        self.labels == other.labels
+            && self.present == other.present
+            && self.adj.iter().zip(&other.adj).all(|(a, b)| a.len() == b.len() && sorted(a) == sorted(b))
+    }
+}
+
+impl Eq for Graph {}
 
 impl Default for Graph {
     fn default() -> Self {

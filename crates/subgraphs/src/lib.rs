@@ -11,6 +11,8 @@
 //!   training, mapping counts to a fixed-length vector.
 //! - [`incremental`]: the Extended Object Graph (section 4.5), which updates
 //!   F_alpha when an operator is applied instead of recounting.
+//! - [`local`]: the same updates without stored occurrences (only counts
+//!   per search node), by listing the connected sets through each changed vertex.
 //! - [`bench`]: features per second from scratch and incrementally.
 
 pub mod bench;
@@ -19,6 +21,7 @@ pub mod counts;
 pub mod enumerate;
 pub mod graph;
 pub mod incremental;
+pub mod local;
 pub mod object_graph;
 pub mod vocabulary;
 
@@ -27,6 +30,7 @@ pub use counts::Counts;
 pub use enumerate::{features_from_scratch, Counter, Enumerator};
 pub use graph::Graph;
 pub use incremental::Eog;
+pub use local::LocalCounter;
 pub use object_graph::{DomainSymbols, TaskGraph};
 pub use vocabulary::Vocabulary;
 

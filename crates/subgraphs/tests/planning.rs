@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use subgraphs::bench::{random_walk, walk_states};
 use subgraphs::incremental::{AddMode, Workspace};
 use subgraphs::object_graph::{load, load_files, Loaded};
-use subgraphs::{Counter, Eog, Error, Form};
+use subgraphs::{Counter, Eog, Error, Form, LocalCounter};
 
 fn ipc(dir: &str, problem: &str) -> Loaded {
     let base = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../planner/tests/ipc").join(dir);
@@ -206,5 +206,60 @@ fn table_5_1_feature_graph_counts() {
         }
         let sizes: Vec<usize> = per_alpha.iter().map(BTreeSet::len).collect();
         println!("Table 5.1, {name}: distinct feature graphs for alpha 2..5: {sizes:?}");
+    }
+}
+
+/// Counts-only incremental updates: along random walks, and per node of a
+/// breadth-first search (each node keeps only its count vector).
+#[test]
+fn local_counter_matches_scratch() {
+    for (name, l) in problems() {
+        for alpha in 2..=4 {
+            let mut lc = LocalCounter::new(&l.graphs, alpha).unwrap();
+            let mut counter = Counter::new(alpha).unwrap();
+            let walk = random_walk(&l.task, 60, 77 + alpha as u64);
+            let states = walk_states(&l.task, &walk);
+            lc.set_state(&l.graphs, states[0].iter().copied());
+            let mut counts = lc.count();
+            for (i, &op) in walk.iter().enumerate() {
+                let op = &l.task.operators[op as usize];
+                let succ = lc.successor(&l.graphs, &counts, op);
+                let want = counter.count(&l.graphs.graph(states[i + 1].iter().copied()));
+                assert_eq!(lc.counts(&succ), want, "{name}, alpha {alpha}, step {i}");
+                // successor() left the current state alone.
+                assert_eq!(lc.graph(), &l.graphs.graph(states[i].iter().copied()), "{name}, step {i}");
+                lc.apply(&l.graphs, &mut counts, op);
+                assert_eq!(counts, succ);
+            }
+        }
+        // Search: jump to each expanded node's state, derive its children.
+        let alpha = 3;
+        let mut lc = LocalCounter::new(&l.graphs, alpha).unwrap();
+        let mut counter = Counter::new(alpha).unwrap();
+        let succ = SuccessorGenerator::new(&l.task);
+        let init = initial_state(&l.task);
+        lc.set_state(&l.graphs, l.task.init.iter().copied());
+        let root = lc.count();
+        let mut seen = std::collections::HashSet::from([init.clone()]);
+        let mut open = VecDeque::from([(init, root)]);
+        let (mut ops, mut next, mut generated) = (vec![], vec![0; planner::state::words_for(l.task.num_facts())], 0);
+        while let Some((state, counts)) = open.pop_front() {
+            if generated > 200 {
+                break;
+            }
+            let mut facts = vec![];
+            planner::state::for_each_fact(&state, |f| facts.push(f));
+            lc.set_state(&l.graphs, facts);
+            succ.applicable(&l.task, &state, &mut ops);
+            for &op in &ops {
+                apply(&l.task, &state, op, &mut next);
+                if seen.insert(next.clone()) {
+                    let child = lc.successor(&l.graphs, &counts, &l.task.operators[op as usize]);
+                    assert_eq!(lc.counts(&child), counter.count(&l.graphs.graph_of_packed(&next)), "{name}");
+                    generated += 1;
+                    open.push_back((next.clone(), child));
+                }
+            }
+        }
     }
 }
