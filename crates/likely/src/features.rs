@@ -33,6 +33,15 @@ pub trait Features {
     /// Whether the inputs carry PDB values: the paper then uses 8 hidden
     /// units instead of 20 and no dropout.
     fn uses_pdbs(&self) -> bool;
+
+    /// For binary encodings: the positions of the inputs that are 1 (all
+    /// others 0) written to `active` (cleared first), and the floor; `None`
+    /// (the default) where inputs take other values. Lets a search skip
+    /// writing and scanning the input vector.
+    fn active(&mut self, s: &State, active: &mut Vec<u32>) -> Option<u32> {
+        let _ = (s, active);
+        None
+    }
 }
 
 impl<F: Features + ?Sized> Features for &mut F {
@@ -44,6 +53,9 @@ impl<F: Features + ?Sized> Features for &mut F {
     }
     fn uses_pdbs(&self) -> bool {
         (**self).uses_pdbs()
+    }
+    fn active(&mut self, s: &State, active: &mut Vec<u32>) -> Option<u32> {
+        (**self).active(s, active)
     }
 }
 
@@ -89,6 +101,18 @@ impl Features for OneHotTiles {
 
     fn uses_pdbs(&self) -> bool {
         false
+    }
+
+    #[inline]
+    fn active(&mut self, s: &State, active: &mut Vec<u32>) -> Option<u32> {
+        let (w, block) = (self.width, self.width + self.height);
+        active.clear();
+        for (cell, &tile) in s.cells().iter().enumerate() {
+            let base = tile as usize * block;
+            active.push((base + cell % w) as u32);
+            active.push((base + w + cell / w) as u32);
+        }
+        Some(0)
     }
 }
 
@@ -405,6 +429,12 @@ mod tests {
         assert_eq!(&x[14 * 8..15 * 8], &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
         assert_eq!(&x[0..8], &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
         assert_eq!(x.iter().sum::<f32>(), 32.0);
+        // The active positions are the ones of the vector.
+        let mut active = Vec::new();
+        assert_eq!(f.active(&s, &mut active), Some(0));
+        let ones: Vec<u32> = (0..128u32).filter(|&i| x[i as usize] == 1.0).collect();
+        active.sort_unstable();
+        assert_eq!(active, ones);
         // Non-square boards: columns then rows.
         let d = SlidingTile::new(3, 2).unwrap();
         let mut f = OneHotTiles::new(&d);

@@ -90,6 +90,7 @@ pub struct LearnedHeuristic<'a, F> {
     features: F,
     rule: Rule,
     x: Vec<f32>,
+    active: Vec<u32>,
     hidden: Vec<f32>,
     /// States evaluated.
     pub evaluations: u64,
@@ -107,6 +108,7 @@ impl<'a, F: Features> LearnedHeuristic<'a, F> {
         }
         Ok(LearnedHeuristic {
             x: vec![0.0; ffnn.inputs()],
+            active: Vec::with_capacity(64),
             hidden: vec![0.0; ffnn.hidden()],
             ffnn,
             features,
@@ -123,6 +125,10 @@ impl<'a, F: Features> LearnedHeuristic<'a, F> {
     #[inline]
     pub fn value(&mut self, s: &State) -> u32 {
         self.evaluations += 1;
+        if let Some(floor) = self.features.active(s, &mut self.active) {
+            let p = self.ffnn.predict_active(&self.active, &mut self.hidden);
+            return self.rule.value(p, floor);
+        }
         let floor = self.features.encode(s, &mut self.x);
         let p = self.ffnn.predict(&self.x, &mut self.hidden);
         self.rule.value(p, floor)

@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{affine_sparse, check_batch, sigmoid, softplus, Adam, Layout};
+use super::{affine_active, affine_sparse, check_batch, sigmoid, softplus, Adam, Layout};
 use crate::rng::Stream;
 use crate::LikelyError;
 
@@ -139,6 +139,24 @@ impl Ffnn {
         let l = self.layout();
         let h = &mut hidden[..l.n_hidden];
         affine_sparse(&self.params[l.w1()], &self.params[l.b1()], &x[..l.n_in], h);
+        self.output(h)
+    }
+
+    /// [`Ffnn::predict`] for a binary input given by the positions of its
+    /// ones (a one-hot encoding's `active` set; see
+    /// `Features::active`): no input vector to write or scan.
+    #[inline]
+    pub fn predict_active(&self, active: &[u32], hidden: &mut [f32]) -> Prediction {
+        let l = self.layout();
+        let h = &mut hidden[..l.n_hidden];
+        affine_active(&self.params[l.w1()], &self.params[l.b1()], active, h);
+        self.output(h)
+    }
+
+    /// The output layer on the hidden pre-activations.
+    #[inline]
+    fn output(&self, h: &[f32]) -> Prediction {
+        let l = self.layout();
         let w2 = &self.params[l.w2()];
         let b2 = &self.params[l.b2()];
         match self.outputs {
@@ -380,6 +398,22 @@ mod tests {
             assert!((p.mean - pass.out[2 * r]).abs() < 1e-6);
             assert!((p.sigma - Ffnn::sigma_of_phi(pass.out[2 * r + 1])).abs() < 1e-6);
             assert!(p.sigma >= softplus(PHI_MIN) && p.sigma <= softplus(PHI_MAX));
+        }
+    }
+
+    #[test]
+    fn active_positions_predict_as_the_binary_vector() {
+        let mut rng = Stream::new(8, 0);
+        for h in [8, 20, 7] {
+            let net = Ffnn::new(130, h, Outputs::MeanSigma, 0.0, 1e-3, &mut rng).unwrap();
+            let active: Vec<u32> = vec![0, 5, 63, 64, 65, 100, 129];
+            let mut x = vec![0.0; 130];
+            for &i in &active {
+                x[i as usize] = 1.0;
+            }
+            let mut hid = vec![0.0; h];
+            let (a, b) = (net.predict(&x, &mut hid), net.predict_active(&active, &mut hid));
+            assert!((a.mean - b.mean).abs() < 1e-5 && (a.sigma - b.sigma).abs() < 1e-5, "{a:?} {b:?}");
         }
     }
 
