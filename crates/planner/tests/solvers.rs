@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use planner::generate::{self, Params};
+use planner::ground::GroundOptions;
 use planner::heuristics::LmCut;
 use planner::pddl::{parse_domain, parse_problem, Domain, Problem};
 use planner::search::{astar, Limits, SearchStatus};
@@ -121,6 +122,10 @@ fn ipc_problems_get_valid_plans_never_below_fast_downwards_optimum() {
             let plan = optimal(&task, 60.0).expect("fd.json's problems are solved quickly");
             assert_eq!(plan.len() as u64, opt);
             pairs.extend(check_along(solver, &task, &plan, 1));
+            // And on the unpruned grounding learners read.
+            let full = planner::ground::ground_with(&d, &p, GroundOptions { prune_irrelevant: false }).unwrap();
+            let full_plan = optimal(&full, 60.0).unwrap();
+            check_along(solver, &full, &full_plan, 2);
         }
     }
     let ratio = mean_ratio(&pairs);
@@ -165,7 +170,7 @@ fn generated_problems_get_near_optimal_valid_plans() {
 #[test]
 fn large_generated_problems_are_solved_quickly() {
     for (solver, p) in [
-        ("blocksworld-goodtower", Params::Blocksworld { blocks: 60 }),
+        ("blocksworld-goodtower", Params::Blocksworld { blocks: 150 }),
         ("zenotravel-ga", Params::Zenotravel { cities: 20, planes: 5, persons: 25, fuel_levels: None }),
     ] {
         let domain = generate::domain_pddl(p.domain()).unwrap();

@@ -18,7 +18,11 @@
 //! Where the thesis is silent we chose:
 //!
 //! - rule 4's random block is drawn by a ChaCha8 stream seeded with the seed,
-//!   among the candidates in name order, so a seed fixes the plan;
+//!   among the candidates in name order, so a seed fixes the plan. Rule 4's
+//!   luck matters on larger problems (IPC probBLOCKS-17-0: 46 to 54 actions
+//!   over 20 seeds), so the rules run up to 16 times, continuing one random
+//!   stream, and the shortest plan wins; one run when rule 4 never has a
+//!   choice. Each run takes well under a millisecond;
 //! - ties in rules 1-3 go to the first block in name order;
 //! - a block removed while clearing (rule 3) goes straight to its goal when
 //!   that is a clear GoodTower block other than the one being freed: rule 2
@@ -47,6 +51,10 @@ pub static SOLVER: SolverInfo = SolverInfo {
 
 const NAME: &str = "blocksworld-goodtower";
 
+/// Runs of the rules, each with the random stream where the last left it;
+/// the shortest plan wins (module docs).
+const RESTARTS: usize = 16;
+
 /// Where a block is, or must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pos {
@@ -54,6 +62,17 @@ enum Pos {
     On(usize),
 }
 
+/// Towers at one moment: `base[x]` is the bottom block of x's tower,
+/// `height[x]` its place (0 on the table), `size[b]` the height of the tower
+/// on b.
+struct Layout {
+    good: Vec<bool>,
+    base: Vec<usize>,
+    height: Vec<usize>,
+    size: Vec<usize>,
+}
+
+#[derive(Clone)]
 struct World {
     names: Names,
     /// What each block stands on; None while held.
@@ -69,9 +88,25 @@ struct World {
 /// Solves the instance's state with the GoodTower rules; `seed` fixes rule 4.
 pub fn solve(inst: &Instance, seed: u64) -> Result<Plan, SolverError> {
     inst.check_actions(NAME, &[("pick-up", 1), ("put-down", 1), ("stack", 2), ("unstack", 2)], &[])?;
-    let mut w = World::read(inst)?;
+    let w = World::read(inst)?;
     w.check_goal()?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut best: Option<Vec<Step>> = None;
+    for _ in 0..RESTARTS {
+        let (plan, random) = run(w.clone(), &mut rng)?;
+        if best.as_ref().is_none_or(|b| plan.len() < b.len()) {
+            best = Some(plan);
+        }
+        if !random {
+            break;
+        }
+    }
+    Ok(Plan { steps: best.unwrap_or_default() })
+}
+
+/// One run of the rules; whether rule 4 had a choice to make.
+fn run(mut w: World, rng: &mut ChaCha8Rng) -> Result<(Vec<Step>, bool), SolverError> {
+    let mut random = false;
     let n = w.names.len();
     if let Some(x) = w.held {
         let to = match w.goal[x] {
@@ -86,7 +121,8 @@ pub fn solve(inst: &Instance, seed: u64) -> Result<Plan, SolverError> {
         if rounds > 4 * (n + 1) {
             return Err(SolverError::Unsolvable(format!("{NAME} made no progress (a bug)")));
         }
-        let good: Vec<bool> = (0..n).map(|x| w.is_good(x)).collect();
+        let Layout { good, base, height, size } = w.layout();
+        let count_above = |x: usize| size[base[x]] - height[x] - 1;
         let clear_bad = |w: &World, x: usize| !good[x] && w.is_clear(x);
         // Rule 1.
         if let Some(x) = (0..n).find(|&x| clear_bad(&w, x) && w.goal[x] == Some(Pos::Table)) {
@@ -106,12 +142,12 @@ pub fn solve(inst: &Instance, seed: u64) -> Result<Plan, SolverError> {
         let mut best: Option<(usize, usize, Pos)> = None;
         for x in (0..n).filter(|&x| !good[x]) {
             let cost = match w.goal[x] {
-                Some(Pos::Table) => w.count_above(x),
+                Some(Pos::Table) => count_above(x),
                 Some(Pos::On(y)) if good[y] => {
-                    if w.tower_above(y).contains(&x) {
-                        w.count_above(y) + 1
+                    if base[x] == base[y] && height[x] > height[y] {
+                        count_above(y) + 1
                     } else {
-                        w.count_above(x) + w.count_above(y)
+                        count_above(x) + count_above(y)
                     }
                 }
                 _ => continue,
@@ -133,10 +169,11 @@ pub fn solve(inst: &Instance, seed: u64) -> Result<Plan, SolverError> {
         if candidates.is_empty() {
             return Err(SolverError::Unsolvable(format!("{NAME}: no rule applies and the goal does not hold")));
         }
+        random |= candidates.len() > 1;
         let x = candidates[rng.gen_range(0..candidates.len())];
         w.move_block(x, Pos::Table);
     }
-    Ok(Plan { steps: w.plan })
+    Ok((w.plan, random))
 }
 
 impl World {
@@ -327,8 +364,25 @@ impl World {
         out
     }
 
-    fn count_above(&self, x: usize) -> usize {
-        self.tower_above(x).len()
+    /// Every block's GoodTower flag and place in its tower, in one pass up
+    /// each tower (the hand must be empty).
+    fn layout(&self) -> Layout {
+        let n = self.names.len();
+        let mut l = Layout { good: vec![false; n], base: vec![0; n], height: vec![0; n], size: vec![0; n] };
+        for b in (0..n).filter(|&b| self.below[b] == Some(Pos::Table)) {
+            let mut good = matches!(self.goal[b], None | Some(Pos::Table));
+            let (mut cur, mut h) = (b, 0);
+            loop {
+                l.good[cur] = good;
+                l.base[cur] = b;
+                l.height[cur] = h;
+                let Some(up) = self.above[cur] else { break };
+                good = good && self.goal[up] == Some(Pos::On(cur));
+                (cur, h) = (up, h + 1);
+            }
+            l.size[b] = h + 1;
+        }
+        l
     }
 
     /// Moves every block off x, top first: to the table, or to its goal when
@@ -455,6 +509,23 @@ mod tests {
         let mut missing = inst(base, &[]);
         missing.actions.remove("unstack");
         assert!(solve(&missing, 1).unwrap_err().to_string().contains("no action `unstack`"));
+    }
+
+    #[test]
+    fn the_one_pass_layout_agrees_with_the_definition() {
+        let d = crate::generate::domain_pddl("blocksworld").unwrap();
+        let d = crate::pddl::parse_domain(d, "d").unwrap();
+        for seed in 0..20 {
+            let params = crate::generate::Params::Blocksworld { blocks: 9 };
+            let text = crate::generate::generate(&params, seed).unwrap();
+            let p = crate::pddl::parse_problem(&text, "p", &d).unwrap();
+            let w = World::read(&Instance::from_problem(&d, &p).unwrap()).unwrap();
+            let l = w.layout();
+            for x in 0..9 {
+                assert_eq!(l.good[x], w.is_good(x), "seed {seed} block {x}");
+                assert_eq!(l.size[l.base[x]] - l.height[x] - 1, w.tower_above(x).len(), "seed {seed} block {x}");
+            }
+        }
     }
 
     #[test]

@@ -158,7 +158,7 @@ pub fn solve_task(name: &str, task: &Task, state: &[u64], seed: u64) -> Result<V
 
 /// Indexes the objects of one role (blocks, planes, ...) by name, in sorted
 /// order, so that solvers' choices do not depend on the order of atoms.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Names {
     names: Vec<String>,
     index: HashMap<String, usize>,
