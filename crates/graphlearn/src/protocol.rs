@@ -23,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use planner::heuristics::{self, Heuristic};
-use planner::search::{astar, Limits, SearchResult};
+use planner::search::{Limits, SearchResult};
 use planner::state::initial_state;
 use planner::successors::{apply, SuccessorGenerator};
 
@@ -36,6 +36,7 @@ use crate::labels::{label_state, LabelStore, LabelledState, LabellerSettings, Ou
 use crate::mlp::{Loss, TrainReport, TrainSettings, THESIS_DROPOUT, THESIS_HIDDEN};
 use crate::model::{Example, Model, ModelSettings};
 use crate::problem::{check_one_domain, Problem};
+use crate::search::astar;
 use crate::Error;
 
 /// One learned configuration of the grid.

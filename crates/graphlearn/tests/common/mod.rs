@@ -26,13 +26,13 @@ pub fn goodtower() -> LabellerSettings {
 
 /// A small network that trains in well under a second.
 pub fn small_model(alpha: usize, loss: Loss, ff_input: bool) -> ModelSettings {
-    ModelSettings { alpha, loss, ff_input, hidden: vec![32, 16], dropout: vec![0.1] }
+    ModelSettings { alpha, loss, ff_input, hidden: vec![64, 32], dropout: vec![0.1] }
 }
 
 pub fn quick_training(max_epochs: usize) -> TrainSettings {
     TrainSettings {
         batch_size: 32,
-        patience: 20,
+        patience: 30,
         max_epochs,
         adam: AdamSettings { learning_rate: 3e-3, ..Default::default() },
         ..Default::default()
