@@ -142,4 +142,32 @@ mod tests {
         dense_forward(&xs, 3, &w, &[0.5, -0.5], &mut out, 2);
         assert_eq!(out, [0.5 + 1.0 + 10.0, -0.5 + 2.0 + 12.0, 0.5 - 1.0 + 3.0 + 2.5, -0.5 - 2.0 + 4.0 + 3.0]);
     }
+
+    /// The forward pass gives what a naive loop gives, and a sample's
+    /// outputs do not depend on the batch it is in.
+    #[test]
+    fn forward_agrees_with_naive_and_ignores_the_batch() {
+        for outputs in [1, 5, 16, 32, 48, 64] {
+            for n in 1..10 {
+                let inputs = 13;
+                let x: Vec<f32> = (0..n * inputs)
+                    .map(|i| if i % 3 == 0 { 0.0 } else { ((i * 37 % 19) as f32 - 9.0) / 7.0 })
+                    .collect();
+                let w: Vec<f32> = (0..inputs * outputs).map(|i| ((i * 11 % 23) as f32 - 11.0) / 13.0).collect();
+                let bias: Vec<f32> = (0..outputs).map(|o| o as f32 / 10.0).collect();
+                let mut y = vec![0.0; n * outputs];
+                dense_forward(&x, inputs, &w, &bias, &mut y, n);
+                for b in 0..n {
+                    let mut single = vec![0.0; outputs];
+                    dense_forward(&x[b * inputs..(b + 1) * inputs], inputs, &w, &bias, &mut single, 1);
+                    assert_eq!(single, y[b * outputs..(b + 1) * outputs], "outputs {outputs}, batch {n}, sample {b}");
+                    for o in 0..outputs {
+                        let naive: f32 =
+                            bias[o] + (0..inputs).map(|i| x[b * inputs + i] * w[i * outputs + o]).sum::<f32>();
+                        assert!((naive - y[b * outputs + o]).abs() < 1e-4, "outputs {outputs}, batch {n}");
+                    }
+                }
+            }
+        }
+    }
 }
