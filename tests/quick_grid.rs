@@ -27,7 +27,7 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
     let cpu = WorkerConfig { lease_s: 60.0, ..WorkerConfig::in_process("cpu", "cpu") };
     // Trains compatible runs as stacked groups, as `hfarm worker` does on CUDA.
-    let gpu = WorkerConfig { lease_s: 60.0, train_group: 8, ..WorkerConfig::in_process("gpu", "gpu") };
+    let gpu = WorkerConfig { lease_s: 60.0, train_group: 8, plan_group: 16, ..WorkerConfig::in_process("gpu", "gpu") };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
     let started = Instant::now();
@@ -54,6 +54,40 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     .await
     .unwrap();
     assert!(grouped > 0, "no train jobs shared a group");
+
+    // Learned plan jobs of one model searched at once (the NLM's and HGN's
+    // go to the GPU-class worker, whose slots take up to 16): grouped runs
+    // record no forward passes of their own. Each equals the one-search
+    // path on the same model and instance.
+    let rows: Vec<(String, String, String, String, Option<i32>, i64)> = sqlx::query_as(
+        "SELECT j.key, p.model, p.instance, p.status, p.cost, p.evaluations
+         FROM plan_runs p JOIN jobs j ON j.key = p.job
+         WHERE p.model IS NOT NULL AND p.forward_passes IS NULL AND j.resource = 'gpu'
+         ORDER BY j.key",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert!(rows.len() >= 2, "no learned plan jobs were searched as a group");
+    let limits = jobs::grid::PlanLimits::default();
+    for (key, model, instance, status, cost, evaluations) in rows.iter().take(6) {
+        let (config, weights) =
+            worker::learned::checkpoint(&db.pool, model, schema::training::Tag::BestMse).await.unwrap();
+        let inst = schema::results::instance(&db.pool, instance).await.unwrap().unwrap();
+        let spec: (serde_json::Value,) =
+            sqlx::query_as("SELECT spec FROM jobs WHERE key = $1").bind(key).fetch_one(&db.pool).await.unwrap();
+        let clip =
+            spec.0.pointer("/heuristic/clip").and_then(|c| c.as_str()).map(|b| jobs::grid::Bound::new(b).unwrap());
+        let limits = serde_json::from_value(spec.0["limits"].clone()).unwrap_or(limits);
+        let (alone, _) =
+            worker::kinds::plan::plan_learned(config, &weights, &inst.domain_pddl, &inst.problem_pddl, clip, &limits)
+                .unwrap();
+        assert_eq!(
+            (alone.status.as_str(), alone.cost.map(|c| c as i32), alone.evaluations as i64),
+            (status.as_str(), *cost, *evaluations),
+            "{key}: searched alone vs in a group"
+        );
+    }
 
     let filled = |c: &Cell| match c {
         Cell::Num(v) => v.is_some_and(f64::is_finite),

@@ -9,6 +9,12 @@
 //! budget, unless the farm measured how many runs of that kind really
 //! use). A generate job never costs more than its tries x time limit (the
 //! tries it may make in a row out of time, when it gives up after some).
+//!
+//! Between the two, rates from `hfarm bench train-group` and `hfarm bench
+//! plan-many` run on the machines that will do the work (`with_bench`):
+//! the grouped rates, which are what GPU workers achieve (`hfarm worker
+//! --train-group`, `--plan-group`), and which the reference machine's
+//! defaults lack for GPUs.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -78,6 +84,8 @@ struct Defaults {
     train: BTreeMap<String, BTreeMap<String, f64>>,
     /// Seconds per evaluation, by heuristic or model, then domain.
     plan: BTreeMap<String, BTreeMap<String, f64>>,
+    /// The same for learned plan jobs on GPU workers.
+    plan_gpu: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
 /// Where a figure came from.
@@ -86,6 +94,8 @@ struct Defaults {
 pub enum Source {
     /// This farm's finished jobs of the same class.
     Measured,
+    /// A benchmark's rate on the target machines (`CostModel::with_bench`).
+    Bench,
     /// The reference machine's defaults.
     Default,
 }
@@ -94,14 +104,77 @@ pub enum Source {
 #[derive(Debug, Clone)]
 pub struct CostModel {
     defaults: Defaults,
+    /// Seconds per unit from benchmarks, by (kind, resource, group, domain or `*`).
+    bench: HashMap<(JobKind, Resource, String, String), f64>,
     measured: HashMap<(String, String, String), Measured>,
+}
+
+/// One line of `hfarm bench train-group --json` or `hfarm bench plan-many
+/// --json`, as far as the cost model reads it.
+#[derive(Debug, Deserialize)]
+struct BenchLine {
+    model: String,
+    device: String,
+    group_steps_per_s: Option<f64>,
+    batched_evaluations_per_s: Option<f64>,
+    /// plan-many's test instance, e.g. `Gripper { balls: 20 }`.
+    problem: Option<String>,
 }
 
 impl CostModel {
     /// The reference machine's figures only.
     pub fn defaults() -> CostModel {
         let defaults = toml::from_str(DEFAULTS).expect("cost_defaults.toml is valid (tested)");
-        CostModel { defaults, measured: HashMap::new() }
+        CostModel { defaults, bench: HashMap::new(), measured: HashMap::new() }
+    }
+
+    /// Adds the rates of benchmark output `text` (JSON objects, one per
+    /// line, from `hfarm bench train-group --json` and `hfarm bench
+    /// plan-many --json` on the machines that will run the grid): a
+    /// training step of a model costs 1 / group_steps_per_s on that device,
+    /// an evaluation 1 / batched_evaluations_per_s in that domain. `file`
+    /// names the source in errors.
+    pub fn with_bench(mut self, text: &str, file: &str) -> Result<CostModel, String> {
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let at = format!("{file}:{}", i + 1);
+            let b: BenchLine = serde_json::from_str(line).map_err(|e| {
+                format!("{at}: {e} (expected the JSON line of `hfarm bench train-group|plan-many --json`)")
+            })?;
+            let resource =
+                if b.device.to_ascii_lowercase().starts_with("cuda") { Resource::Gpu } else { Resource::Cpu };
+            let positive = |what: &str, v: f64| {
+                if v.is_finite() && v > 0.0 {
+                    Ok(v)
+                } else {
+                    Err(format!("{at}: {what} is {v}; expected a positive rate"))
+                }
+            };
+            if let Some(r) = b.group_steps_per_s {
+                let r = positive("group_steps_per_s", r)?;
+                self.bench.insert((JobKind::Train, resource, b.model.clone(), "*".into()), 1.0 / r);
+            }
+            if let Some(r) = b.batched_evaluations_per_s {
+                let r = positive("batched_evaluations_per_s", r)?;
+                // `Gripper { balls: 20 }` -> gripper
+                let domain = b
+                    .problem
+                    .as_deref()
+                    .and_then(|p| p.split(|c: char| !c.is_ascii_alphanumeric()).next())
+                    .map(|d| d.to_ascii_lowercase())
+                    .filter(|d| !d.is_empty())
+                    .unwrap_or_else(|| "*".into());
+                self.bench.insert((JobKind::Plan, resource, b.model.clone(), domain), 1.0 / r);
+            }
+            if b.group_steps_per_s.is_none() && b.batched_evaluations_per_s.is_none() {
+                return Err(format!("{at}: neither group_steps_per_s nor batched_evaluations_per_s"));
+            }
+        }
+        Ok(self)
+    }
+
+    fn bench_rate(&self, c: &JobClass) -> Option<f64> {
+        let at = |domain: &str| self.bench.get(&(c.kind, c.resource, c.group.clone(), domain.to_string()));
+        at(&c.domain).or_else(|| at("*")).copied()
     }
 
     /// Defaults overridden by what this farm measured.
@@ -128,7 +201,13 @@ impl CostModel {
                 let class = d.train.get(c.resource.as_str()).or_else(|| d.train.get("*"));
                 class.and_then(|m| m.get(&c.group).or_else(|| m.get("*")).copied())
             }
-            JobKind::Plan => d.plan.get(&c.group).or_else(|| d.plan.get("*")).and_then(by_domain),
+            JobKind::Plan => {
+                let table = match c.resource {
+                    Resource::Gpu => &d.plan_gpu,
+                    Resource::Cpu => &d.plan,
+                };
+                table.get(&c.group).or_else(|| table.get("*")).and_then(by_domain)
+            }
             JobKind::Noop => Some(0.0),
         };
         found.unwrap_or(1.0)
@@ -137,9 +216,10 @@ impl CostModel {
     /// Seconds one job of class `c` takes, and where the figure came from.
     pub fn seconds(&self, c: &JobClass) -> (f64, Source) {
         let key = (c.kind.as_str().to_string(), c.domain.clone(), c.group.clone());
-        let (rate, units, source) = match self.measured.get(&key) {
-            Some(m) => (m.seconds, m.units_per_job.unwrap_or(c.units), Source::Measured),
-            None => (self.default_rate(c), c.units, Source::Default),
+        let (rate, units, source) = match (self.measured.get(&key), self.bench_rate(c)) {
+            (Some(m), _) => (m.seconds, m.units_per_job.unwrap_or(c.units), Source::Measured),
+            (None, Some(rate)) => (rate, c.units, Source::Bench),
+            (None, None) => (self.default_rate(c), c.units, Source::Default),
         };
         let s = rate * units;
         (c.cap_s.map_or(s, |cap| s.min(cap)), source)
@@ -317,8 +397,52 @@ steps = 1000
         let train = &p.by_kind[&JobKind::Train];
         assert_eq!(train.jobs, 560);
         assert!((train.gpu_hours - by_hand).abs() < 1e-6, "{} vs {by_hand}", train.gpu_hours);
-        // Every plan run at its whole budget: 86,800 runs.
-        assert_eq!(p.by_kind[&JobKind::Plan].jobs, 86_800);
-        assert!(p.cpu_hours > p.by_kind[&JobKind::Plan].cpu_hours && p.gpu_hours == train.gpu_hours);
+        // Every plan run at its whole budget: 86,800 runs; the NLM's and
+        // HGN's on GPU workers, the linear model's and the baselines' on CPU.
+        let plan = &p.by_kind[&JobKind::Plan];
+        assert_eq!(plan.jobs, 86_800);
+        assert!(plan.gpu_hours > 0.0 && plan.cpu_hours > 0.0, "{plan:?}");
+        assert!(p.cpu_hours > plan.cpu_hours);
+        assert!((p.gpu_hours - train.gpu_hours - plan.gpu_hours).abs() < 1e-6);
+    }
+
+    #[test]
+    fn benchmark_rates_stand_between_measurements_and_defaults() {
+        let jobs = grid(SMALL);
+        let bench = concat!(
+            r#"{"model":"nlm","device":"Cuda(0)","runs":8,"steps":100,"batch_size":256,"group_steps_per_s":800.0,"sequential_steps_per_s":90.0,"speedup":8.9}"#,
+            "\n",
+            r#"{"model":"nlm","device":"Cuda(0)","problem":"Gripper { balls: 20 }","searches":256,"budget":100,"batched_evaluations_per_s":20000.0,"single_evaluations_per_s":250.0,"speedup":80.0,"identical":256,"differing":0,"shared_passes":1,"single_passes":1}"#,
+        );
+        let m = CostModel::defaults().with_bench(bench, "rates.json").unwrap();
+        let p = project(&jobs, &m);
+        // 2 trainings x 1000 steps at 1/800 s; 2 x 2 learned plan runs x 10,000 evaluations at 1/20,000 s.
+        let train = &p.by_kind[&JobKind::Train];
+        assert!((train.gpu_hours - 2.0 * 1000.0 / 800.0 / 3600.0).abs() < 1e-12, "{train:?}");
+        let learned = jobs
+            .iter()
+            .filter(|j| matches!(&j.spec, JobSpec::Plan { heuristic: PlanHeuristic::Learned { .. }, .. }))
+            .count();
+        let plan = &p.by_kind[&JobKind::Plan];
+        assert!((plan.gpu_hours - learned as f64 * 10_000.0 / 20_000.0 / 3600.0).abs() < 1e-12, "{plan:?}");
+        // The farm's own measurements still win.
+        let measured = Measured {
+            kind: "train".into(),
+            domain: Some("gripper".into()),
+            group: Some("nlm".into()),
+            jobs: 1,
+            seconds: 0.5,
+            units_per_job: None,
+        };
+        let m = CostModel::calibrated(vec![measured]).with_bench(bench, "rates.json").unwrap();
+        let train_job = jobs.iter().find(|j| j.spec.kind() == JobKind::Train).unwrap();
+        assert_eq!(m.seconds(&JobClass::of(train_job, &HashMap::new())), (500.0, Source::Measured));
+        // Bad lines say where and what was expected.
+        let e = CostModel::defaults().with_bench("{\"model\":\"nlm\"}", "r.json").unwrap_err();
+        assert!(e.starts_with("r.json:1: ") && e.contains("device"), "{e}");
+        let e = CostModel::defaults()
+            .with_bench(r#"{"model":"nlm","device":"Cpu","group_steps_per_s":0}"#, "r.json")
+            .unwrap_err();
+        assert!(e.contains("positive"), "{e}");
     }
 }

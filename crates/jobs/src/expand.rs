@@ -222,7 +222,7 @@ pub fn expand(grid: &Grid) -> Expansion {
                                         for inst in &planning {
                                             let plan = JobSpec::Plan {
                                                 domain: domain.clone(),
-                                                heuristic: PlanHeuristic::Learned { clip },
+                                                heuristic: PlanHeuristic::Learned { clip, model: Some(model) },
                                                 limits: plan_limits,
                                             };
                                             out.add(&mut seen, Job::new(plan, vec![tk.clone(), inst.clone()]));

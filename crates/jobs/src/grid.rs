@@ -63,6 +63,17 @@ impl Model {
             Model::Hgn => "hgn",
         }
     }
+
+    /// Where its learned heuristic is evaluated best inside a search. The
+    /// relational networks (NLM, HGN) cost a tensor program per evaluation
+    /// that a GPU runs for hundreds of searches at once (`learner::many`);
+    /// the linear model's cost is its hFF features, which a GPU cannot help.
+    pub fn plans_on(self) -> crate::Resource {
+        match self {
+            Model::Linear => crate::Resource::Cpu,
+            Model::Nlm | Model::Hgn => crate::Resource::Gpu,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

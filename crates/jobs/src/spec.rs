@@ -38,6 +38,11 @@ pub enum PlanHeuristic {
     Learned {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clip: Option<Bound>,
+        /// The trained model's kind: decides the resource class the search
+        /// runs on ([`Model::plans_on`]). Absent in specs stored before
+        /// plan jobs were routed by model: those run on CPU workers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<Model>,
     },
 }
 
@@ -146,6 +151,7 @@ impl JobKind {
             ),
             JobKind::Train => ("train", "train one model (configuration x seed)", Resource::Gpu, true, Needs::Any),
             JobKind::Evaluate => ("evaluate", "test metrics of a trained model", Resource::Cpu, true, Needs::First),
+            // Learned heuristics of relational models go to GPU workers (`JobSpec::resource`).
             JobKind::Plan => ("plan", "greedy best-first search on a test instance", Resource::Cpu, true, Needs::All),
             JobKind::Noop => ("noop", "does nothing: measures the queue's overhead", Resource::Cpu, false, Needs::All),
         };
@@ -185,8 +191,13 @@ impl JobSpec {
         }
     }
 
+    /// The queue this job goes to: its kind's, except that a plan job
+    /// with a learned heuristic goes where its model evaluates best.
     pub fn resource(&self) -> Resource {
-        self.kind().describe().resource
+        match self {
+            JobSpec::Plan { heuristic: PlanHeuristic::Learned { model: Some(model), .. }, .. } => model.plans_on(),
+            _ => self.kind().describe().resource,
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 
 use jobs::grid::{Bound, Distribution, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
 use jobs::spec::PlanHeuristic;
-use jobs::{Job, JobKey, JobSpec};
+use jobs::{Job, JobKey, JobSpec, Resource};
 use planner::generate::Params;
 
 fn key(spec: JobSpec, inputs: &[&str]) -> String {
@@ -76,8 +76,25 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
     assert_eq!(key(classical, &[gen]), "5561594cfef210ebd138fbe72c0289d6");
     let learned = JobSpec::Plan {
         domain: "gripper".into(),
-        heuristic: PlanHeuristic::Learned { clip: Some(Bound::new("lmcut").unwrap()) },
+        heuristic: PlanHeuristic::Learned { clip: Some(Bound::new("lmcut").unwrap()), model: None },
         limits: PlanLimits::default(),
     };
+    // Specs stored before plan jobs carried their model keep their keys.
     assert_eq!(key(learned, &[gen, gen]), "723f324efbeb777b7046295ede4f3991");
+    let routed = JobSpec::Plan {
+        domain: "gripper".into(),
+        heuristic: PlanHeuristic::Learned { clip: None, model: Some(Model::Nlm) },
+        limits: PlanLimits::default(),
+    };
+    assert_eq!(
+        serde_json::to_string(&routed).unwrap(),
+        r#"{"kind":"plan","domain":"gripper","heuristic":{"source":"learned","model":"nlm"},"limits":{"max_evaluations":10000,"time_s":600.0,"memory_mib":4096}}"#
+    );
+    assert_eq!(routed.resource(), Resource::Gpu);
+    let linear = JobSpec::Plan {
+        domain: "gripper".into(),
+        heuristic: PlanHeuristic::Learned { clip: None, model: Some(Model::Linear) },
+        limits: PlanLimits::default(),
+    };
+    assert_eq!(linear.resource(), Resource::Cpu);
 }

@@ -69,15 +69,18 @@ impl JobAxes {
                 JobAxes { domain: Some(domain.clone()), split: Some(text(split)), ..JobAxes::default() }
             }
             JobSpec::Plan { domain, heuristic, .. } => {
-                let (heuristic, bound) = match heuristic {
-                    PlanHeuristic::Classical { name } => (name.clone(), None),
-                    PlanHeuristic::Learned { clip: None } => ("learned".to_string(), None),
-                    PlanHeuristic::Learned { clip: Some(b) } => ("learned+clip".to_string(), Some(text(b))),
+                let (heuristic, bound, model) = match heuristic {
+                    PlanHeuristic::Classical { name } => (name.clone(), None, None),
+                    PlanHeuristic::Learned { clip: None, model } => ("learned".to_string(), None, *model),
+                    PlanHeuristic::Learned { clip: Some(b), model } => {
+                        ("learned+clip".to_string(), Some(text(b)), *model)
+                    }
                 };
                 JobAxes {
                     domain: Some(domain.clone()),
                     split: test(),
                     heuristic: Some(heuristic),
+                    model: model.map(|m| m.as_str().to_string()),
                     bound,
                     ..JobAxes::default()
                 }

@@ -101,33 +101,75 @@ pub async fn claim(pool: &PgPool, key: &str, worker: &str, lease_s: f64) -> Resu
     Ok(Some(Claimed { key: key.to_string(), spec, attempts, inputs: inputs.into_iter().map(|(k,)| k).collect() }))
 }
 
-/// Queued train jobs that can train in one stacked group with `first`
-/// (which `worker` has claimed), claimed for `worker` too, at most `limit`:
-/// same spec but for the seed, distribution, bound and residual (so the
-/// same domain, model, sigma mode, steps and training-set size), the same
-/// inputs (the same labelled data), and, like `first`, no checkpoint yet: a
-/// group moves in step, so a resumed run trains alone. Others' keys stay in
-/// Redis as stale hints, dropped when popped.
+/// Which queued jobs may run together with one a worker has claimed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Together {
+    /// Train jobs trained as one stacked group (`learner::train`): the same
+    /// spec but for the seed, distribution, bound and residual (so the same
+    /// domain, model, sigma mode, steps and training-set size), the same
+    /// inputs (the same labelled data), and, like the first, no checkpoint
+    /// yet: a group moves in step, so a resumed run trains alone.
+    Training,
+    /// Learned plan jobs searched at once with shared forward passes
+    /// (`learner::many`): the same spec (domain, heuristic, limits) and the
+    /// same model (first input), on other instances.
+    Planning,
+}
+
+/// How [`Together`] reads in SQL: the jobs' kind, the part of the spec
+/// that must be equal, what the first job must satisfy, and what a
+/// companion `j` must satisfy against the first job's row `f`
+/// (`f.inputs`: its inputs in order).
+struct Rule {
+    kind: &'static str,
+    shared: &'static str,
+    first: &'static str,
+    companion: &'static str,
+}
+
+impl Together {
+    fn rule(self) -> Rule {
+        match self {
+            Together::Training => Rule {
+                kind: "train",
+                shared: "spec - 'seed' - 'distribution' - 'bound' - 'residual'",
+                first: "NOT EXISTS (SELECT 1 FROM checkpoints WHERE job = $1)",
+                companion: "(SELECT array_agg(input ORDER BY position) FROM job_inputs WHERE job = j.key) = f.inputs
+                            AND NOT EXISTS (SELECT 1 FROM checkpoints k WHERE k.job = j.key)",
+            },
+            Together::Planning => Rule {
+                kind: "plan",
+                shared: "spec",
+                first: "TRUE",
+                companion: "(SELECT input FROM job_inputs WHERE job = j.key AND position = 0) = f.inputs[1]",
+            },
+        }
+    }
+}
+
+/// Queued jobs that can run together with `first` (which `worker` has
+/// claimed), by the rule `together`, claimed for `worker` too, at most
+/// `limit`. Others' keys stay in Redis as stale hints, dropped when popped.
 pub async fn claim_companions(
     pool: &PgPool,
+    together: Together,
     first: &str,
     worker: &str,
     lease_s: f64,
     limit: i64,
 ) -> Result<Vec<Claimed>, DbError> {
-    const FREE_AXES: &str = "- 'seed' - 'distribution' - 'bound' - 'residual'";
+    let Rule { kind, shared, first: first_rule, companion } = together.rule();
     let rows: Vec<(String, serde_json::Value, i32)> = sqlx::query_as(&format!(
         "WITH f AS (
-             SELECT key, spec {FREE_AXES} AS shared,
+             SELECT key, {shared} AS shared,
                     (SELECT array_agg(input ORDER BY position) FROM job_inputs WHERE job = jobs.key) AS inputs
-             FROM jobs WHERE key = $1 AND kind = 'train' AND worker = $2 AND status = 'running'
-               AND NOT EXISTS (SELECT 1 FROM checkpoints WHERE job = $1)),
+             FROM jobs WHERE key = $1 AND kind = '{kind}' AND worker = $2 AND status = 'running'
+               AND {first_rule}),
          c AS (
              SELECT j.key FROM jobs j, f
-             WHERE j.status = 'queued' AND j.kind = 'train' AND j.key <> f.key
-               AND j.spec {FREE_AXES} = f.shared
-               AND (SELECT array_agg(input ORDER BY position) FROM job_inputs WHERE job = j.key) = f.inputs
-               AND NOT EXISTS (SELECT 1 FROM checkpoints k WHERE k.job = j.key)
+             WHERE j.status = 'queued' AND j.kind = '{kind}' AND j.key <> f.key
+               AND j.{shared} = f.shared
+               AND {companion}
              ORDER BY j.key LIMIT $4
              FOR UPDATE OF j SKIP LOCKED)
          UPDATE jobs SET status = 'running', worker = $2, attempts = attempts + 1, started_at = now(),

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use outage::Outage;
 use queue::Queue;
-use schema::lifecycle::{self, Claimed};
+use schema::lifecycle::{self, Claimed, Together};
 use schema::{workers, PgPool};
 use tokio::sync::watch;
 
@@ -36,12 +36,15 @@ pub struct WorkerConfig {
     pub isolation: Isolation,
     /// Most train jobs trained together as one stacked group (1: alone).
     pub train_group: usize,
+    /// Most learned plan jobs of one model searched at once, their
+    /// evaluations sharing forward passes (1: one at a time).
+    pub plan_group: usize,
 }
 
 impl WorkerConfig {
     /// A worker that runs its jobs on this process's threads (tests, the
     /// queue benchmark): `id`, serving `class`, two slots, a 30 s lease,
-    /// 5 s of grace, each training alone. Adjust with struct update syntax.
+    /// 5 s of grace, each training and search alone. Adjust with struct update syntax.
     pub fn in_process(id: &str, class: &str) -> WorkerConfig {
         WorkerConfig {
             id: id.to_string(),
@@ -51,6 +54,7 @@ impl WorkerConfig {
             grace_s: 5.0,
             isolation: Isolation::InProcess,
             train_group: 1,
+            plan_group: 1,
         }
     }
 }
@@ -136,13 +140,13 @@ impl Slot {
                 }
             };
             self.db.ok();
-            let group = self.companions(&claimed).await;
+            let (together, group) = self.companions(&claimed).await;
             let carried_on = if group.is_empty() {
                 self.run_job(claimed, stop.clone()).await
             } else {
                 let mut jobs = vec![claimed];
                 jobs.extend(group);
-                self.run_group(jobs, stop.clone()).await
+                self.run_group(together, jobs, stop.clone()).await
             };
             if !carried_on {
                 return;
@@ -150,35 +154,53 @@ impl Slot {
         }
     }
 
-    /// Train jobs to train together with `claimed` (claimed for this slot),
-    /// when it is a train job of a model that stacks and groups are allowed.
-    async fn companions(&mut self, claimed: &Claimed) -> Vec<Claimed> {
-        let stacks = claimed.spec.get("kind").and_then(|k| k.as_str()) == Some("train")
-            && matches!(claimed.spec.get("model").and_then(|m| m.as_str()), Some("nlm" | "linear"));
-        if self.cfg.train_group <= 1 || !stacks {
-            return vec![];
+    /// Jobs to run together with `claimed` (claimed for this slot): train
+    /// jobs of a model that stacks, or learned plan jobs of one model, as
+    /// far as the worker's group sizes allow.
+    async fn companions(&mut self, claimed: &Claimed) -> (Together, Vec<Claimed>) {
+        let field = |name: &str| claimed.spec.get(name).and_then(|v| v.as_str());
+        let (together, size) = match field("kind") {
+            Some("train") if matches!(field("model"), Some("nlm" | "linear")) => {
+                (Together::Training, self.cfg.train_group)
+            }
+            Some("plan") if claimed.spec.pointer("/heuristic/source").and_then(|v| v.as_str()) == Some("learned") => {
+                (Together::Planning, self.cfg.plan_group)
+            }
+            _ => (Together::Training, 1),
+        };
+        if size <= 1 {
+            return (together, vec![]);
         }
-        let limit = self.cfg.train_group as i64 - 1;
-        match lifecycle::claim_companions(&self.pool, &claimed.key, &self.me, self.cfg.lease_s, limit).await {
-            Ok(c) => c,
+        let limit = size as i64 - 1;
+        match lifecycle::claim_companions(&self.pool, together, &claimed.key, &self.me, self.cfg.lease_s, limit).await {
+            Ok(c) => (together, c),
             Err(e) => {
-                // It trains alone; the others stay queued for someone else.
-                eprintln!("worker {}: looking for runs to train with {}: {e}", self.me, claimed.key);
-                vec![]
+                // It runs alone; the others stay queued for someone else.
+                eprintln!("worker {}: looking for jobs to run with {}: {e}", self.me, claimed.key);
+                (together, vec![])
             }
         }
     }
 
-    /// Trains claimed train jobs as one group, each job heartbeating and
-    /// ending on its own; false if the worker is stopping and they were
-    /// handed back.
-    async fn run_group(&mut self, jobs: Vec<Claimed>, mut stop: watch::Receiver<bool>) -> bool {
+    /// Runs claimed jobs as one group (a stacked training, or searches
+    /// sharing forward passes), each job heartbeating and ending on its own;
+    /// false if the worker is stopping and they were handed back.
+    async fn run_group(&mut self, together: Together, jobs: Vec<Claimed>, mut stop: watch::Receiver<bool>) -> bool {
         let keys: Vec<String> = jobs.iter().map(|j| j.key.clone()).collect();
-        eprintln!("worker {}: training {} runs as one group", self.me, keys.len());
+        let what = match together {
+            Together::Training => "training runs as one stacked group",
+            Together::Planning => "searches with shared forward passes",
+        };
+        eprintln!("worker {}: {} {what}", self.me, keys.len());
         let heartbeats: Vec<_> = keys.iter().map(|k| self.heartbeat(k)).collect();
         let mut group = {
             let (pool, me) = (self.pool.clone(), self.me.clone());
-            tokio::spawn(async move { crate::kinds::train::run_group(&pool, &me, &jobs).await })
+            tokio::spawn(async move {
+                match together {
+                    Together::Training => crate::kinds::train::run_group(&pool, &me, &jobs).await,
+                    Together::Planning => crate::kinds::plan::run_group(&pool, &me, &jobs).await,
+                }
+            })
         };
         let grace = Duration::from_secs_f64(self.cfg.grace_s);
         let outcome = tokio::select! {
@@ -201,7 +223,7 @@ impl Slot {
             Some(Err(join)) => {
                 let why = join.to_string();
                 for key in &keys {
-                    self.record_failure(key, &format!("training group ended: {why}")).await;
+                    self.record_failure(key, &format!("group ended: {why}")).await;
                 }
                 true
             }

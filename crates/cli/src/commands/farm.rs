@@ -27,6 +27,12 @@ pub struct SubmitArgs {
     /// Run known jobs again instead of reusing their results.
     #[arg(long)]
     pub force: bool,
+    /// Benchmark output to project costs from (repeatable): the `--json`
+    /// lines of `hfarm bench train-group` and `hfarm bench plan-many` run
+    /// on the machines that will do the work (their grouped rates stand
+    /// where this farm has measured nothing alike).
+    #[arg(long, value_name = "FILE")]
+    pub rates: Vec<PathBuf>,
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -109,6 +115,13 @@ pub struct WorkerArgs {
     /// group is compute-bound there and no faster than runs in turn).
     #[arg(long)]
     pub train_group: Option<usize>,
+    /// Most learned plan jobs of one model (same domain and limits) a slot
+    /// searches at once, their evaluations sharing forward passes; 1
+    /// searches each alone, in an isolated child. Default: 256 where the
+    /// network runs on CUDA, 1 on CPU (measured on 2 idle cores: 32 shared
+    /// searches made 0.67x the evaluations/s of searches in turn).
+    #[arg(long)]
+    pub plan_group: Option<usize>,
     #[command(flatten)]
     pub db: Database,
     #[command(flatten)]
@@ -175,11 +188,9 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
         }
         IsolationArg::None => worker::Isolation::InProcess,
     };
-    let train_group = match (a.train_group, a.class) {
-        (Some(n), _) => n,
-        (None, Class::Gpu) if learner::device().is_ok_and(|d| d.is_cuda()) => 8,
-        (None, _) => 1,
-    };
+    let cuda = matches!(a.class, Class::Gpu) && learner::device().is_ok_and(|d| d.is_cuda());
+    let train_group = a.train_group.unwrap_or(if cuda { 8 } else { 1 });
+    let plan_group = a.plan_group.unwrap_or(if cuda { 256 } else { 1 });
     runtime()?.block_on(async {
         let (pool, queue) = connect_waiting(&a.db, &a.redis).await?;
         let stop = stop_on_signals()?;
@@ -191,6 +202,7 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
             grace_s: a.grace,
             isolation,
             train_group: train_group.max(1),
+            plan_group: plan_group.max(1),
         };
         eprintln!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
         worker::run_worker(pool, queue, cfg, stop).await;
@@ -228,6 +240,11 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
     let file = a.grid.display().to_string();
     let text = std::fs::read_to_string(&a.grid).with_context(|| format!("cannot read {file}"))?;
+    let mut rates = vec![];
+    for path in &a.rates {
+        let name = path.display().to_string();
+        rates.push((std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?, name));
+    }
     let (report, calibrated) = runtime()?.block_on(async {
         let pool = if a.dry_run { None } else { Some(schema::connect_creating(&a.db.database_url).await?) };
         // A dry run records nothing, but calibrates on the farm's measurements when its database answers.
@@ -235,14 +252,20 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
             Some(p) => Some(p.clone()),
             None => schema::connect_read_only(&a.db.database_url, 3.0).await.ok(),
         };
-        let (model, calibrated) = coordinator::submit::cost_model(reader.as_ref()).await;
+        let (mut model, calibrated) = coordinator::submit::cost_model(reader.as_ref()).await;
+        for (text, name) in &rates {
+            model = model.with_bench(text, name).map_err(anyhow::Error::msg)?;
+        }
         let report = coordinator::submit(pool.as_ref(), &text, &file, a.force, &model).await?;
         Ok::<_, anyhow::Error>((report, calibrated))
     })?;
-    let basis = if calibrated {
-        "calibrated on this farm's finished jobs where it measured alike ones, else the reference machine's figures"
-    } else {
-        "the reference machine's figures (this farm has measured nothing yet)"
+    let basis = match (calibrated, a.rates.is_empty()) {
+        (true, true) => {
+            "calibrated on this farm's finished jobs where it measured alike ones, else the reference machine's figures"
+        }
+        (true, false) => "calibrated on this farm's finished jobs where it measured alike ones, else the benchmark rates given, else the reference machine's figures",
+        (false, true) => "the reference machine's figures (this farm has measured nothing yet)",
+        (false, false) => "the benchmark rates given, else the reference machine's figures (this farm has measured nothing yet)",
     };
     if a.json {
         let mut v = serde_json::json!({

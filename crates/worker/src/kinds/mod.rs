@@ -9,7 +9,7 @@ mod evaluate;
 pub(crate) mod generate;
 mod label;
 mod noop;
-pub(crate) mod plan;
+pub mod plan;
 pub mod train;
 
 use jobs::JobSpec;

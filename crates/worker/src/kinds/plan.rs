@@ -1,15 +1,19 @@
 //! `plan`: greedy best-first search on one test instance, with a classical
 //! heuristic or a trained model's point estimate, under the paper's
-//! evaluation budget.
+//! evaluation budget. A worker may claim many learned plan jobs of one
+//! model at once (`run_group`): their searches share forward passes.
 
 use jobs::grid::PlanLimits;
 use jobs::spec::PlanHeuristic;
+use jobs::JobSpec;
 use planner::heuristics;
 use planner::search::{gbfs, Limits, SearchStatus};
+use schema::lifecycle::Claimed;
 use schema::training::Tag;
+use schema::PgPool;
 
 use crate::isolate::{Bounds, Finished, Task};
-use crate::job::{failed, instance, Ctx, JobError};
+use crate::job::{blocking, failed, instance, Ctx, JobError};
 use crate::learned;
 
 pub async fn run(
@@ -31,7 +35,7 @@ pub async fn run(
             let finished = ctx.isolation.run::<PlanRun>(task, bounds).await?;
             (finished.map(|run| (run, None)), name, None)
         }
-        PlanHeuristic::Learned { clip } => {
+        PlanHeuristic::Learned { clip, .. } => {
             let model = ctx.input(0, "model")?.to_string();
             let (config, weights) = learned::checkpoint(ctx.pool, &model, Tag::BestMse).await?;
             let task = Task::PlanLearned { config, weights, domain_pddl, problem_pddl, clip, limits };
@@ -46,26 +50,89 @@ pub async fn run(
         Finished::MemoryLimit => (PlanRun::stopped(SearchStatus::MemoryLimit, &limits, started), None),
         Finished::TimeLimit => (PlanRun::stopped(SearchStatus::TimeLimit, &limits, started), None),
     };
-    let row = schema::results::PlanRun {
-        instance: input,
-        domain,
-        heuristic: name,
-        search: "gbfs".into(),
-        status: run.status.as_str().to_string(),
-        solved: run.status == SearchStatus::Solved,
-        cost: run.cost,
-        plan_length: run.plan_length.map(|l| l as u64),
-        evaluations: run.evaluations,
-        expansions: run.expansions,
-        generated: run.generated,
-        search_time_s: run.search_time_s,
-        max_evaluations: limits.max_evaluations,
-        model,
-        forward_passes: passes,
-    };
+    let row = run.row(input, domain, name, &limits, model, passes);
     let mut tx = ctx.begin().await?;
     schema::results::insert_plan_run(&mut tx, ctx.key(), &row).await?;
     ctx.complete(tx).await
+}
+
+/// Learned plan jobs of one model claimed together
+/// (`schema::lifecycle::Together::Planning`: same spec, same model, other
+/// instances): every search at once on this process's threads, the states
+/// they all wait on evaluated in shared forward passes on the worker's
+/// device (`learner::many::gbfs_many`). Each result equals the search's
+/// alone (`hfarm bench plan-many` checks it); each job's run is written
+/// with its own completion. One result per job, in order.
+pub async fn run_group(pool: &PgPool, worker: &str, jobs: &[Claimed]) -> Vec<Result<bool, JobError>> {
+    let searched = match search_group(pool, jobs).await {
+        Ok(s) => s,
+        // Shared failures (the model, an instance) fail every member alike.
+        Err(e) => return jobs.iter().map(|_| Err(failed(e.to_string()))).collect(),
+    };
+    let mut results = vec![];
+    for (job, run) in jobs.iter().zip(searched.runs) {
+        results.push(match run {
+            Ok(run) => {
+                let instance = job.inputs.last().cloned().unwrap_or_default();
+                // Forward passes are shared: none is counted per search.
+                let row = run.row(
+                    instance,
+                    searched.domain.clone(),
+                    searched.name.clone(),
+                    &searched.limits,
+                    Some(searched.model.clone()),
+                    None,
+                );
+                store(pool, worker, &job.key, &row).await
+            }
+            Err(e) => Err(failed(e)),
+        });
+    }
+    results
+}
+
+/// What a group's searches share, and each one's run.
+struct Searched {
+    domain: String,
+    name: String,
+    model: String,
+    limits: PlanLimits,
+    runs: Vec<Result<PlanRun, String>>,
+}
+
+async fn search_group(pool: &PgPool, jobs: &[Claimed]) -> Result<Searched, JobError> {
+    let first = jobs.first().ok_or_else(|| failed("a group without members"))?;
+    let (domain, clip, limits) = match serde_json::from_value(first.spec.clone()) {
+        Ok(JobSpec::Plan { domain, heuristic: PlanHeuristic::Learned { clip, .. }, limits }) => (domain, clip, limits),
+        Ok(_) => return Err(failed("not a learned plan job")),
+        Err(e) => return Err(failed(format!("bad job spec: {e}"))),
+    };
+    let model = first.inputs.first().ok_or_else(|| failed("plan job without its model"))?.clone();
+    let (config, weights) = learned::checkpoint(pool, &model, Tag::BestMse).await?;
+    let (mut domain_pddl, mut problems) = (String::new(), vec![]);
+    for job in jobs {
+        let key = job.inputs.last().ok_or_else(|| failed("plan job without instance"))?;
+        let inst = instance(pool, key).await?;
+        domain_pddl = inst.domain_pddl;
+        problems.push(inst.problem_pddl);
+    }
+    let runs = blocking(move || {
+        let device = learner::device().map_err(|e| e.to_string())?;
+        let predictor = learner::Predictor::load(config, &weights, device).map_err(|e| e.to_string())?;
+        let search_limits = Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib));
+        let (outcomes, _passes) = learner::many::gbfs_many(&predictor, &domain_pddl, &problems, clip, search_limits)
+            .map_err(|e| e.to_string())?;
+        Ok(outcomes.into_iter().map(|o| o.map(|r| run_of(r, &limits)).map_err(|e| e.to_string())).collect())
+    })
+    .await?;
+    let name = if clip.is_some() { "learned+clip" } else { "learned" };
+    Ok(Searched { domain, name: name.to_string(), model, limits, runs })
+}
+
+async fn store(pool: &PgPool, worker: &str, key: &str, row: &schema::results::PlanRun) -> Result<bool, JobError> {
+    let mut tx = schema::lifecycle::begin(pool).await?;
+    schema::results::insert_plan_run(&mut tx, key, row).await?;
+    Ok(schema::lifecycle::complete(tx, key, worker).await?)
 }
 
 fn load(domain: &str, problem: &str, prune: bool) -> Result<planner::Task, String> {
@@ -85,6 +152,35 @@ pub struct PlanRun {
 }
 
 impl PlanRun {
+    /// The row it makes in `plan_runs`.
+    fn row(
+        &self,
+        instance: String,
+        domain: String,
+        heuristic: String,
+        limits: &PlanLimits,
+        model: Option<String>,
+        forward_passes: Option<u64>,
+    ) -> schema::results::PlanRun {
+        schema::results::PlanRun {
+            instance,
+            domain,
+            heuristic,
+            search: "gbfs".into(),
+            status: self.status.as_str().to_string(),
+            solved: self.status == SearchStatus::Solved,
+            cost: self.cost,
+            plan_length: self.plan_length.map(|l| l as u64),
+            evaluations: self.evaluations,
+            expansions: self.expansions,
+            generated: self.generated,
+            search_time_s: self.search_time_s,
+            max_evaluations: limits.max_evaluations,
+            model,
+            forward_passes,
+        }
+    }
+
     /// A run the isolation stopped (the kernel's memory limit, the hard
     /// deadline): unsolved, so it counts the whole budget, as the paper does.
     fn stopped(status: SearchStatus, limits: &PlanLimits, started: std::time::Instant) -> PlanRun {
