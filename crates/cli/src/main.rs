@@ -25,6 +25,8 @@ enum Command {
     Puzzle(commands::puzzle::Args),
     /// Print the initial state's value of every classical heuristic.
     Heuristics(commands::heuristics::Args),
+    /// Count the initial state's small connected subgraphs of its object graph (Trunda's features).
+    Features(commands::features::Args),
     /// Print a generated problem file.
     Generate(commands::generate::Args),
     /// Print a shipped domain file.
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Plan(a) => commands::plan::run(a),
         Command::Puzzle(a) => commands::puzzle::run(a),
         Command::Heuristics(a) => commands::heuristics::run(a),
+        Command::Features(a) => commands::features::run(a).map(|()| ExitCode::SUCCESS),
         Command::Generate(a) => commands::generate::run(a),
         Command::Domain(a) => commands::generate::run_domain(a),
         Command::Validate(a) => commands::validate::run(a),

@@ -35,6 +35,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// List the puzzle families, their heuristics and pattern sets.
     Domains,
+    /// Learn a likely-admissible heuristic (Marom & Rosman's LearnHeuristicPrac), resumable from its checkpoint file.
+    Learn(super::puzzle_learn::LearnArgs),
+    /// Solve test tasks with a learned heuristic for each alpha: the paper's suboptimality table.
+    Test(super::puzzle_learn::TestArgs),
 }
 
 #[derive(clap::Args)]
@@ -126,7 +130,7 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn pdb_dir(place: &PdbPlace) -> Result<PathBuf> {
+pub(crate) fn pdb_dir(place: &PdbPlace) -> Result<PathBuf> {
     if let Some(d) = &place.pdb_dir {
         return Ok(d.clone());
     }
@@ -155,6 +159,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Command::Pdb(a) => pdb(a),
         Command::Bench(a) => bench(a),
         Command::Domains => domains(),
+        Command::Learn(a) => super::puzzle_learn::learn(a),
+        Command::Test(a) => super::puzzle_learn::test(a),
     }
 }
 
