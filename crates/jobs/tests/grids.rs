@@ -204,7 +204,9 @@ fn every_registered_domain_reads_its_parameters_from_its_descriptor() {
     }
     let e = err("name = \"x\"\nseeds = [1]\n[domains.sokoban.train]\nseeds = 1\n");
     assert!(
-        e.contains("domains.sokoban: unknown domain; expected one of blocksworld, ferry, gripper, visitall, zenotravel"),
+        e.contains(
+            "domains.sokoban: unknown domain; expected one of blocksworld, ferry, gripper, visitall, zenotravel"
+        ),
         "{e}"
     );
 }
