@@ -51,6 +51,24 @@ fn evaluation_budget_is_exact() {
 }
 
 #[test]
+fn astar_stops_once_its_evaluation_budget_is_spent() {
+    let t = hard();
+    for budget in [1, 50, 2_000] {
+        let limits = Limits { max_evaluations: Some(budget), ..Limits::default() };
+        let r = astar(&t, &mut Blind::new(&t), limits);
+        assert_eq!(r.status, SearchStatus::EvaluationLimit, "budget {budget}");
+        // It stops before the first expansion after the budget: only the
+        // last expansion's successors may pass it.
+        let branching = t.operators.len() as u64;
+        assert!(r.evaluations >= budget && r.evaluations < budget + branching, "budget {budget}: {}", r.evaluations);
+    }
+    // Within its budget, A* is not cut short.
+    let easy = task(Params::Blocksworld { blocks: 4 }, 1);
+    let r = astar(&easy, &mut LmCut::new(&easy), Limits { max_evaluations: Some(1_000_000), ..Limits::default() });
+    assert_eq!(r.status, SearchStatus::Solved);
+}
+
+#[test]
 fn gbfs_with_ff_solves_and_plans_validate() {
     for (p, seed) in [
         (Params::Blocksworld { blocks: 10 }, 1),

@@ -29,8 +29,13 @@ fn int_h(v: f64) -> u32 {
     }
 }
 
+/// A* under `limits`: time and memory are checked before each expansion, and
+/// so is the evaluation budget: once it is spent the search stops with
+/// `EvaluationLimit` (the last expansion's successors may pass it, since an
+/// expansion's successors are evaluated together).
 pub fn astar(task: &Task, heuristic: &mut dyn Heuristic, limits: Limits) -> SearchResult {
     let budget = Budget::new(limits);
+    let max_evals = limits.max_evaluations.unwrap_or(u64::MAX);
     let mut result = SearchResult::unsolved();
     if task.unsolvable.is_some() {
         result.search_time = budget.elapsed();
@@ -84,6 +89,10 @@ pub fn astar(task: &Task, heuristic: &mut dyn Heuristic, limits: Limits) -> Sear
             result.plan = nodes.extract_plan(id);
             result.cost = Some(plan_cost(task, &result.plan));
             result.status = SearchStatus::Solved;
+            break;
+        }
+        if result.evaluations >= max_evals {
+            result.status = SearchStatus::EvaluationLimit;
             break;
         }
         nodes.nodes[id as usize].closed = true;
