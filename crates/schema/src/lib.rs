@@ -11,6 +11,7 @@
 //! dashboard's grid) · [`metrics`] · [`reports`] (the paper's tables from
 //! the `report_*` views) · [`testing`] (throwaway databases).
 
+pub mod artifacts;
 pub mod experiments;
 pub mod lifecycle;
 pub mod listing;
