@@ -64,7 +64,8 @@ pub struct TestArgs {
     /// Test alphas (a `mean` model ignores them).
     #[arg(long, value_delimiter = ',', default_value = "0.95,0.9,0.75,0.5,0.25,0.1,0.05")]
     pub alphas: Vec<f64>,
-    /// Korf's 100 15-puzzle instances (published optimal costs), or some of them: `korf100` or `korf100:1-10`.
+    /// A benchmark set with published optimal costs, or some of it: `korf100` (15-puzzle),
+    /// `korf-taylor24` (24-puzzle), `korf100:1-10`.
     #[arg(long, conflicts_with = "walks")]
     pub set: Option<String>,
     /// Random walks from the goal as the authors' code makes test tasks; optimal costs by IDA* with the domain's PDBs.
@@ -204,25 +205,29 @@ pub fn learn(a: LearnArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `korf100` or `korf100:A-B` (1-based ids).
-fn korf_tasks(d: &SlidingTile, set: &str) -> Result<Vec<TestTask>> {
+/// A benchmark set, or part of it: `korf100`, `korf-taylor24`, `NAME:A-B`
+/// (ids A to B, 1-based).
+fn set_tasks(d: &SlidingTile, set: &str) -> Result<Vec<TestTask>> {
     let (name, range) = set.split_once(':').map_or((set, None), |(n, r)| (n, Some(r)));
-    if name != "korf100" {
-        bail!("--set {set}: the known set is korf100 (or korf100:A-B)");
+    let (all, cells) = match name {
+        "korf100" => (puzzles::instances::korf100(), 16),
+        "korf-taylor24" => (puzzles::instances::korf_taylor24(), 25),
+        _ => bail!(
+            "--set {set}: the known sets are korf100 (15-puzzle) and korf-taylor24 (24-puzzle), optionally NAME:A-B"
+        ),
+    };
+    if d.size() != cells {
+        bail!("--set {name} is a set of {}-puzzle states", cells - 1);
     }
     let (lo, hi) = match range {
-        None => (1, 100),
+        None => (1, u32::MAX),
         Some(r) => {
             let (lo, hi) = r.split_once('-').unwrap_or((r, r));
-            let n = |s: &str| s.trim().parse::<u32>().map_err(|_| anyhow!("--set {set}: expected korf100:A-B"));
+            let n = |s: &str| s.trim().parse::<u32>().map_err(|_| anyhow!("--set {set}: expected {name}:A-B"));
             (n(lo)?, n(hi)?)
         }
     };
-    if d.size() != 16 {
-        bail!("--set korf100 is a 15-puzzle set");
-    }
-    puzzles::instances::korf100()
-        .into_iter()
+    all.into_iter()
         .filter(|i| (lo..=hi).contains(&i.id))
         .map(|i| Ok(TestTask { start: d.state_from_cells(&i.cells)?, optimal: i.optimal }))
         .collect()
@@ -252,9 +257,9 @@ pub fn test(a: TestArgs) -> Result<ExitCode> {
         bail!("--alphas: {bad} is not a probability strictly between 0 and 1");
     }
     let tasks = match (&a.set, a.walks) {
-        (Some(set), _) => korf_tasks(&d, set)?,
+        (Some(set), _) => set_tasks(&d, set)?,
         (None, Some(n)) => walk_tasks(&a, &d, n)?,
-        (None, None) => bail!("give the test tasks: --set korf100 or --walks N"),
+        (None, None) => bail!("give the test tasks: --set korf100|korf-taylor24 or --walks N"),
     };
     let mut features = OneHotTiles::new(&d);
     let results = solve_for_alphas(
