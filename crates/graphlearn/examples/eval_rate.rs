@@ -22,10 +22,10 @@ use graphlearn::labels::LabellerSettings;
 use graphlearn::mlp::{kernels, Loss, TrainSettings, Workspace};
 use graphlearn::model::Example;
 use graphlearn::protocol::plan_samples;
-use graphlearn::search::astar;
 use graphlearn::{LearnedHeuristic, Model, ModelSettings, Problem};
 use planner::generate::{domain_pddl, generate, Params};
 use planner::heuristics::by_name;
+use planner::search::astar;
 use planner::search::Limits;
 
 /// Evaluations per search: the heuristic evaluates at most this many states.

@@ -179,7 +179,7 @@ pub fn label_state(task: &Task, state: &[u64], settings: &LabellerSettings) -> R
             from.init.clear();
             for_each_fact(state, |f| from.init.push(f));
             let limits = Limits::new(settings.optimal_max_evaluations, settings.optimal_time_s, None);
-            let r = crate::search::astar(&from, &mut LmCut::new(&from), limits);
+            let r = planner::search::astar(&from, &mut LmCut::new(&from), limits);
             match r.status {
                 SearchStatus::Solved => r.plan,
                 s => return Ok(Outcome::Unlabelled(format!("A* with LM-cut: {}", s.as_str()))),

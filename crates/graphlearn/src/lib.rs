@@ -10,7 +10,6 @@
 //! - [`heuristic`]: the model as a planner heuristic, with incremental features.
 //! - [`labels`]: states labelled with the cost-to-go of a plan (optimal or a domain solver's).
 //! - [`sampling`]: the bootstrap's search, IDA* recording the states it expands.
-//! - [`search`]: A* with its evaluation limit enforced.
 //! - [`bootstrap`]: Algorithm 1 as a resumable, serialisable state machine.
 //! - [`adjust`]: h_min, h_avg and h_shift from Delta-sets; Delta-set statistics.
 //! - [`ipc`]: coverage and IPC scores.
@@ -28,7 +27,6 @@ pub mod model;
 pub mod problem;
 pub mod protocol;
 pub mod sampling;
-pub mod search;
 
 pub use heuristic::LearnedHeuristic;
 pub use model::{Model, ModelSettings};

@@ -36,8 +36,8 @@ use crate::labels::{label_state, LabelStore, LabelledState, LabellerSettings, Ou
 use crate::mlp::{Loss, TrainReport, TrainSettings, THESIS_DROPOUT, THESIS_HIDDEN};
 use crate::model::{Example, Model, ModelSettings};
 use crate::problem::{check_one_domain, Problem};
-use crate::search::astar;
 use crate::Error;
+use planner::search::astar;
 
 /// One learned configuration of the grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,9 +9,9 @@ use graphlearn::labels::LabelledState;
 use graphlearn::mlp::Loss;
 use graphlearn::model::Example;
 use graphlearn::protocol::plan_samples;
-use graphlearn::search::astar;
 use graphlearn::{LearnedHeuristic, Model, ModelSettings, Problem};
 use planner::heuristics::{by_name, Heuristic, StateBatch};
+use planner::search::astar;
 use planner::search::{Limits, SearchStatus};
 
 /// Trains `settings` on plan samples of `problems`, keeping only samples `keep` accepts.
