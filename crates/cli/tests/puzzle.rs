@@ -51,3 +51,54 @@ fn bad_states_and_names_are_refused_with_a_reason() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn learning_resumes_from_its_checkpoint_and_tests_report_every_alpha() {
+    // A folder of its own: the other tests remove theirs when they end.
+    let dir = std::env::temp_dir().join(format!("hfarm-learn-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdbs = dir.to_str().unwrap().to_string();
+    let checkpoint = dir.join("run.json");
+    let cp = checkpoint.to_str().unwrap();
+    let learn = |iterations: &str| {
+        let args = ["puzzle", "learn", "8-puzzle", "--checkpoint", cp, "--tiny", "--max-generated", "20000"];
+        let out = hfarm(&[&args[..], &["--iterations", iterations, "--json"]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    let first = learn("2");
+    let reports: Vec<serde_json::Value> =
+        String::from_utf8(first.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(reports.iter().map(|r| r["iteration"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2]);
+    // A second call goes on from iteration 2, not from the start.
+    let more = learn("3");
+    assert!(String::from_utf8_lossy(&more.stderr).contains("resuming after iteration 2"));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(more.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["iteration"].as_u64(), Some(3));
+
+    let args =
+        ["puzzle", "test", "8-puzzle", "--checkpoint", cp, "--walks", "3", "--walk-length", "30", "--pdb-dir", &pdbs];
+    let out = hfarm(&[&args[..], &["--alphas", "0.9,0.5", "--json"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // 3 tasks x 2 alphas, then one table row per alpha; no plan is cheaper than optimal.
+    let runs: Vec<&serde_json::Value> = rows.iter().filter(|r| r.get("task").is_some()).collect();
+    assert_eq!(runs.len(), 6);
+    for r in &runs {
+        if let Some(cost) = r["cost"].as_u64() {
+            assert!(cost >= r["optimal"].as_u64().unwrap(), "{r}");
+        }
+    }
+    assert_eq!(rows.iter().filter(|r| r.get("optimal_pct").is_some()).count(), 2);
+
+    // A checkpoint of another puzzle, and an alpha that is no probability, are refused.
+    let out = hfarm(&["puzzle", "test", "15-puzzle", "--checkpoint", cp, "--set", "korf100:1-2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a checkpoint of 8-puzzle"));
+    let out = hfarm(&["puzzle", "test", "8-puzzle", "--checkpoint", cp, "--walks", "1", "--alphas", "1.5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
