@@ -64,13 +64,14 @@ mod tests {
     use crate::domain::Domain;
     use crate::tiles::{Manhattan, SlidingTile};
 
-    #[test]
-    fn korf100_is_complete_and_valid() {
-        let all = korf100();
-        assert_eq!(all.len(), 100);
+    /// Ids 1..n in order; every state a solvable state of the side x side
+    /// puzzle; every optimal cost at least its Manhattan distance and of
+    /// its parity (every move changes Manhattan distance by one: a typo in a
+    /// cell or a cost shows up as a parity mismatch).
+    fn check_against_manhattan(all: &[Instance], side: usize) {
         assert!(all.iter().enumerate().all(|(i, x)| x.id == i as u32 + 1));
-        let d = SlidingTile::new(4, 4).unwrap();
-        for x in &all {
+        let d = SlidingTile::new(side, side).unwrap();
+        for x in all {
             let s = d.state_from_cells(&x.cells).unwrap_or_else(|e| panic!("instance {}: {e}", x.id));
             let h = Manhattan::new(&d).value(&s);
             assert!(
@@ -80,6 +81,13 @@ mod tests {
                 x.optimal
             );
         }
+    }
+
+    #[test]
+    fn korf100_is_complete_and_valid() {
+        let all = korf100();
+        assert_eq!(all.len(), 100);
+        check_against_manhattan(&all, 4);
         assert_eq!(all.iter().map(|x| x.optimal).sum::<u32>(), 5305);
         assert_eq!(all[0].optimal, 57);
         assert_eq!(all[87].optimal, 65);
@@ -89,20 +97,7 @@ mod tests {
     fn korf_taylor24_is_complete_and_consistent() {
         let all = korf_taylor24();
         assert_eq!(all.len(), 10);
-        assert!(all.iter().enumerate().all(|(i, x)| x.id == i as u32 + 1));
-        let d = SlidingTile::new(5, 5).unwrap();
-        for x in &all {
-            let s = d.state_from_cells(&x.cells).unwrap_or_else(|e| panic!("instance {}: {e}", x.id));
-            let h = Manhattan::new(&d).value(&s);
-            // Every move changes Manhattan distance by one: a typo in a cell
-            // or a cost shows up as a parity mismatch.
-            assert!(
-                h <= x.optimal && (x.optimal - h).is_multiple_of(2),
-                "instance {}: Manhattan {h} vs {}",
-                x.id,
-                x.optimal
-            );
-        }
+        check_against_manhattan(&all, 5);
         assert_eq!(all.iter().map(|x| x.optimal).collect::<Vec<_>>(), [100, 95, 108, 98, 101, 96, 104, 97, 113, 114]);
     }
 }

@@ -143,7 +143,7 @@ fn domain(name: &str) -> Result<Box<dyn DynDomain>> {
     Ok(by_name(name)?)
 }
 
-fn limits(time_limit: Option<f64>, max_generated: Option<u64>) -> Result<Limits> {
+pub(crate) fn limits(time_limit: Option<f64>, max_generated: Option<u64>) -> Result<Limits> {
     let time = match time_limit {
         Some(t) if !(t.is_finite() && t >= 0.0) => bail!("--time-limit must be a number of seconds, not {t}"),
         Some(t) => Some(Duration::from_secs_f64(t)),

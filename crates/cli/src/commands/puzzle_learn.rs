@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use likely::features::{Features, OneHotTiles};
@@ -24,7 +23,7 @@ use puzzles::tiles::SlidingTile;
 use puzzles::Domain;
 use serde::{Deserialize, Serialize};
 
-use super::puzzle::{pdb_dir, PdbPlace};
+use super::puzzle::{limits, pdb_dir, PdbPlace};
 
 #[derive(clap::Args)]
 pub struct LearnArgs {
@@ -112,15 +111,6 @@ fn tiles(name: &str) -> Result<SlidingTile> {
         }
     };
     Ok(SlidingTile::new(w, h)?)
-}
-
-fn limits(time_limit: Option<f64>, max_generated: Option<u64>) -> Result<Limits> {
-    let time = match time_limit {
-        Some(t) if !(t.is_finite() && t > 0.0) => bail!("--time-limit must be a positive number of seconds, not {t}"),
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
-    Ok(Limits { time, generated: max_generated })
 }
 
 fn read_checkpoint(path: &Path) -> Result<Option<Checkpoint>> {
