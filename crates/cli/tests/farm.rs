@@ -220,3 +220,164 @@ async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
     assert_eq!((points, distinct, last), (40, 40, 320));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A LearnHeuristicPrac run long enough to be killed midway (tiny
+/// settings, node limits: deterministic).
+const LIKELY_GRID: &str = r#"
+name = "likely-kill"
+[[likely]]
+domain = "8-puzzle"
+settings = "tiny"
+iterations = 80
+seeds = [1]
+train_limits = { max_generated = 200000 }
+alphas = [0.5]
+test = { walks = 1, length = 100 }
+"#;
+
+#[tokio::test]
+async fn a_puzzle_learner_whose_worker_dies_resumes_at_its_last_iteration_as_if_never_killed() {
+    let db = TestDatabase::create().await;
+    let prefix = format!("hfarm-test-{}", db.name);
+    let dir = std::env::temp_dir().join(format!("hfarm-likely-kill-{}", db.name));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("likely.toml");
+    std::fs::write(&grid, LIKELY_GRID).unwrap();
+    let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let _serve = spawn(&["serve", "--requeue-after", "2", "--listen", "127.0.0.1:0"], &db.url, &prefix);
+    let mut victim = spawn(&["worker", "--lease", "1.5"], &db.url, &prefix);
+    let pool = db.pool.clone();
+    wait_for("a few iterations", 300, async || {
+        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= 3")
+            .fetch_optional(&pool)
+            .await
+            .unwrap();
+        n.is_some()
+    })
+    .await;
+    victim.0.kill().unwrap(); // SIGKILL
+    victim.0.wait().unwrap();
+    let (killed_at,): (i64,) =
+        sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last'").fetch_one(&db.pool).await.unwrap();
+    assert!(killed_at < 80, "killed before the end");
+    let _rescuer = spawn(&["worker", "--lease", "5"], &db.url, &prefix);
+    wait_for("every job to succeed", 600, async || {
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
+        n == 3
+    })
+    .await;
+    let (attempts, resumed_from): (i32, i32) =
+        sqlx::query_as("SELECT j.attempts, l.resumed_from FROM jobs j JOIN puzzle_learners l ON l.job = j.key")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(attempts, 2, "killed once, then completed");
+    assert!(resumed_from as i64 >= killed_at, "resumed after {resumed_from}, killed at {killed_at}");
+    let (rows, distinct, last): (i64, i64, i32) =
+        sqlx::query_as("SELECT count(*), count(DISTINCT iteration), max(iteration) FROM puzzle_iterations")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!((rows, distinct, last), (80, 80, 80));
+    // The same learner as one uninterrupted run with the same settings (`hfarm puzzle learn`).
+    let ck = dir.join("uninterrupted.json");
+    let args = [
+        "puzzle",
+        "learn",
+        "8-puzzle",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--iterations",
+        "80",
+        "--tiny",
+        "--max-generated",
+        "200000",
+        "--seed",
+        "1",
+    ];
+    std::fs::remove_file(&ck).ok();
+    let out = hfarm(&args, &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let alone: serde_json::Value = serde_json::from_slice(&std::fs::read(&ck).unwrap()).unwrap();
+    let (weights,): (Vec<u8>,) =
+        sqlx::query_as("SELECT weights FROM checkpoints WHERE tag = 'last'").fetch_one(&db.pool).await.unwrap();
+    let farmed: serde_json::Value = serde_json::from_slice(&weights).unwrap();
+    assert!(farmed == alone["learner"], "the resumed learner differs from an uninterrupted one");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A bootstrap of several slow rounds (growing sampling searches and
+/// trainings on generated blocksworld problems).
+const BOOTSTRAP_GRID: &str = r#"
+name = "bootstrap-kill"
+[[graphlearn]]
+domain = "blocksworld"
+problems = { seeds = [1, 2], blocks = [8, 9] }
+alphas = [2]
+losses = ["mse"]
+ff_input = [false]
+seeds = [1]
+baselines = []
+bootstrap = { rounds = 5, unit_expansions = 1500, enough_samples = 1000000 }
+network = { hidden = [32], patience = 1000, max_epochs = 40 }
+search = { time_s = 30, max_evaluations = 20000 }
+"#;
+
+#[tokio::test]
+async fn a_bootstrap_whose_worker_dies_resumes_at_its_last_round() {
+    let db = TestDatabase::create().await;
+    let prefix = format!("hfarm-test-{}", db.name);
+    let dir = std::env::temp_dir().join(format!("hfarm-bootstrap-kill-{}", db.name));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join("bootstrap.toml");
+    std::fs::write(&grid, BOOTSTRAP_GRID).unwrap();
+    let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let total: i64 = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["new"].as_i64().unwrap();
+
+    let _serve = spawn(&["serve", "--requeue-after", "2", "--listen", "127.0.0.1:0"], &db.url, &prefix);
+    let mut victim = spawn(&["worker", "--lease", "1.5"], &db.url, &prefix);
+    let pool = db.pool.clone();
+    wait_for("a round", 300, async || {
+        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= 1")
+            .fetch_optional(&pool)
+            .await
+            .unwrap();
+        n.is_some()
+    })
+    .await;
+    victim.0.kill().unwrap(); // SIGKILL
+    victim.0.wait().unwrap();
+    let (killed_at, done): (i64, bool) = sqlx::query_as(
+        "SELECT c.step, j.status = 'succeeded' FROM checkpoints c JOIN jobs j ON j.key = c.job WHERE c.tag = 'last'",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert!(!done, "the bootstrap finished before it could be killed: make its rounds slower");
+    let _rescuer = spawn(&["worker", "--lease", "5"], &db.url, &prefix);
+    wait_for("every job to succeed", 900, async || {
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
+        n == total
+    })
+    .await;
+    let (attempts, resumed_from, rounds, history): (i32, i32, i32, serde_json::Value) = sqlx::query_as(
+        "SELECT j.attempts, b.resumed_from, b.rounds, b.history FROM jobs j JOIN graph_bootstraps b ON b.job = j.key",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(attempts, 2, "killed once, then completed");
+    assert!(
+        resumed_from as i64 >= killed_at && resumed_from > 0,
+        "resumed after {resumed_from}, killed at {killed_at}"
+    );
+    // Every round once, in order, whichever attempt ran it.
+    let numbers: Vec<i64> = history.as_array().unwrap().iter().map(|r| r["round"].as_i64().unwrap()).collect();
+    assert_eq!(numbers, (1..=rounds as i64).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}

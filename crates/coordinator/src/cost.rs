@@ -66,6 +66,19 @@ impl JobClass {
                 (domain.clone(), group, limits.max_evaluations as f64, limits.time_s.0)
             }
             JobSpec::Noop { .. } => (String::new(), String::new(), 1.0, None),
+            JobSpec::PuzzleLearn { domain, settings, iterations, .. } => {
+                let preset = serde_json::to_value(settings).ok().and_then(|v| v.as_str().map(str::to_string));
+                (domain.clone(), preset.unwrap_or_default(), *iterations as f64, None)
+            }
+            JobSpec::PuzzleSolve { domain, .. } => (domain.clone(), String::new(), 1.0, None),
+            JobSpec::PuzzleTest { domain, limits, .. } => (domain.clone(), String::new(), 1.0, limits.time_s),
+            JobSpec::GraphBootstrap { domain, bootstrap, .. } => {
+                (domain.clone(), String::new(), bootstrap.rounds as f64, None)
+            }
+            JobSpec::GraphFold { domain, .. } => (domain.clone(), String::new(), 1.0, None),
+            JobSpec::GraphBaseline { domain, heuristic, search, .. } => {
+                (domain.clone(), heuristic.clone(), 1.0, search.time_s)
+            }
         };
         JobClass { kind: job.spec.kind(), domain, group, resource: job.spec.resource(), units, cap_s }
     }
@@ -86,6 +99,9 @@ struct Defaults {
     plan: BTreeMap<String, BTreeMap<String, f64>>,
     /// The same for learned plan jobs on GPU workers.
     plan_gpu: BTreeMap<String, BTreeMap<String, f64>>,
+    /// The other seeds' experiment kinds: seconds per unit by kind name,
+    /// then group or domain (`*` for any).
+    per_unit: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
 /// Where a figure came from.
@@ -209,6 +225,15 @@ impl CostModel {
                 table.get(&c.group).or_else(|| table.get("*")).and_then(by_domain)
             }
             JobKind::Noop => Some(0.0),
+            JobKind::PuzzleLearn
+            | JobKind::PuzzleSolve
+            | JobKind::PuzzleTest
+            | JobKind::GraphBootstrap
+            | JobKind::GraphFold
+            | JobKind::GraphBaseline => d
+                .per_unit
+                .get(c.kind.as_str())
+                .and_then(|m| m.get(&c.group).or_else(|| m.get(&c.domain)).or_else(|| m.get("*")).copied()),
         };
         found.unwrap_or(1.0)
     }

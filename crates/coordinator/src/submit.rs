@@ -36,7 +36,8 @@ pub struct SubmitReport {
 }
 
 /// Parses and expands a grid and projects its cost with `model`; records
-/// it unless `pool` is None (dry run).
+/// it unless `pool` is None (dry run). Files the grid names
+/// (`[[graphlearn]]` problems) are read relative to `grid_file`'s directory.
 pub async fn submit(
     pool: Option<&PgPool>,
     grid_text: &str,
@@ -44,7 +45,9 @@ pub async fn submit(
     force: bool,
     model: &CostModel,
 ) -> Result<SubmitReport, SubmitError> {
-    let grid = Grid::parse(grid_text, grid_file)?;
+    let mut grid = Grid::parse(grid_text, grid_file)?;
+    let base = std::path::Path::new(grid_file).parent().unwrap_or(std::path::Path::new("."));
+    grid.read_files(base, grid_file)?;
     let expansion = expand(&grid);
     let jobs = expansion.counts();
     let cost = crate::cost::project(&expansion.jobs, model);

@@ -1,5 +1,9 @@
 //! From a grid to the DAG of jobs.
 //!
+//! `[[likely]]` and `[[graphlearn]]` blocks expand in their own modules
+//! ([`crate::likely`], [`crate::graphlearn`]); the rest is the paper's
+//! pipeline:
+//!
 //! generate -> label -> (train -> evaluate, plan). Baseline plan jobs read
 //! only the generated test instance. A slot's generate job waits for the
 //! same seed's next easier slot ([`difficulty_gate`]) and is skipped when
@@ -62,7 +66,7 @@ pub const MAX_INPUTS: u64 = 10_000_000;
 /// The upper bound of [`Size`], mirroring [`expand`]'s loops (saturating).
 pub fn size(grid: &Grid) -> Size {
     let (mut jobs, mut inputs) = (0u64, 0u64);
-    let mut add = |n: u64, inputs_each: u64| {
+    let mut add_one = |n: u64, inputs_each: u64| {
         jobs = jobs.saturating_add(n);
         inputs = inputs.saturating_add(n.saturating_mul(inputs_each));
     };
@@ -73,20 +77,30 @@ pub fn size(grid: &Grid) -> Size {
             let s = spec.split(split);
             s.params.values().fold(s.seeds.0.len() as u64, |n, values| n.saturating_mul(values.len() as u64))
         });
-        add(train + validation + test, 1); // generate (waits for at most one slot)
-        add(train + validation + test, 1); // label
+        add_one(train + validation + test, 1); // generate (waits for at most one slot)
+        add_one(train + validation + test, 1); // label
         let planning = spec.test.planning.map_or(test, |n| test.min(n as u64));
         if let Some(b) = &grid.baselines {
-            add((b.heuristics.len() as u64).saturating_mul(planning), 1);
+            add_one((b.heuristics.len() as u64).saturating_mul(planning), 1);
         }
         for l in &grid.learning {
             let configs = [l.models.len(), l.distributions.len(), l.sigma.len(), l.residuals.len(), l.bounds.len()]
                 .into_iter()
                 .fold(seeds, |n, k| n.saturating_mul(k as u64));
-            add(configs, train.saturating_add(validation)); // train reads every train and validation label
-            add(configs, test.saturating_add(1)); // evaluate: the model and every test label
-            add(configs.saturating_mul(2).saturating_mul(planning), 2); // plan: mu and clipped mu
+            add_one(configs, train.saturating_add(validation)); // train reads every train and validation label
+            add_one(configs, test.saturating_add(1)); // evaluate: the model and every test label
+            add_one(configs.saturating_mul(2).saturating_mul(planning), 2); // plan: mu and clipped mu
         }
+    }
+    for b in &grid.likely {
+        let (n, i) = b.size();
+        jobs = jobs.saturating_add(n);
+        inputs = inputs.saturating_add(i);
+    }
+    for b in &grid.graphlearn {
+        let (n, i) = b.size();
+        jobs = jobs.saturating_add(n);
+        inputs = inputs.saturating_add(i);
     }
     Size { jobs, inputs }
 }
@@ -235,6 +249,13 @@ pub fn expand(grid: &Grid) -> Expansion {
                 }
             }
         }
+    }
+    let mut add = |job: Job| out.add(&mut seen, job);
+    for b in &grid.likely {
+        crate::likely::expand(b, &mut add);
+    }
+    for b in &grid.graphlearn {
+        crate::graphlearn::expand(b, &mut add);
     }
     out
 }

@@ -266,7 +266,7 @@ pub struct Limits {
 }
 
 /// A list of integers: `7`, `[5, 6, 9]` or `"5..16"` (inclusive).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IntList(pub Vec<u64>);
 
 impl<'de> Deserialize<'de> for IntList {
@@ -430,7 +430,7 @@ impl<'de> Visitor<'de> for DomainVisitor {
 }
 
 /// One split's table, read against its domain's descriptor.
-struct SplitSeed(&'static DomainInfo);
+pub(crate) struct SplitSeed(pub(crate) &'static DomainInfo);
 
 impl<'de> DeserializeSeed<'de> for SplitSeed {
     type Value = SplitSpec;
@@ -548,8 +548,9 @@ pub struct Grid {
     #[serde(default)]
     pub description: String,
     /// Seeds of the learning runs (the paper uses 5).
+    #[serde(default)]
     pub seeds: IntList,
-    #[serde(deserialize_with = "deserialize_domains")]
+    #[serde(default, deserialize_with = "deserialize_domains")]
     pub domains: BTreeMap<String, DomainSpec>,
     #[serde(default)]
     pub limits: Limits,
@@ -558,6 +559,12 @@ pub struct Grid {
     /// a main grid plus ablations, without crossing the ablations together.
     #[serde(default)]
     pub learning: Vec<Learning>,
+    /// Marom & Rosman's experiment kind ([`crate::likely`]).
+    #[serde(default)]
+    pub likely: Vec<crate::likely::Block>,
+    /// Trunda's experiment kind ([`crate::graphlearn`]).
+    #[serde(default)]
+    pub graphlearn: Vec<crate::graphlearn::Block>,
 }
 
 impl SplitSpec {
@@ -581,7 +588,7 @@ impl Grid {
     pub fn parse(text: &str, file: &str) -> Result<Grid, GridError> {
         let err = |message: String| GridError { file: file.to_string(), message };
         let de = toml::Deserializer::parse(text).map_err(|e| err(e.to_string().trim_end().to_string()))?;
-        let grid: Grid = serde_path_to_error::deserialize(de).map_err(|e| {
+        let mut grid: Grid = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner().message().to_string();
             if path == "." {
@@ -594,12 +601,33 @@ impl Grid {
         Ok(grid)
     }
 
-    fn check(&self) -> Result<(), String> {
+    /// Reads the files a grid names (`[[graphlearn]]`'s `domain_file` and
+    /// `problem_files`), relative to `base` (the grid file's directory).
+    /// Only `hfarm submit` does this: a grid parsed from elsewhere reads
+    /// nothing from the disk.
+    pub fn read_files(&mut self, base: &std::path::Path, file: &str) -> Result<(), GridError> {
+        for (i, b) in self.graphlearn.iter_mut().enumerate() {
+            b.read_files(base, &format!("graphlearn[{i}]"))
+                .map_err(|message| GridError { file: file.to_string(), message })?;
+        }
+        Ok(())
+    }
+
+    fn check(&mut self) -> Result<(), String> {
         if self.name.trim().is_empty() {
             return Err("name: must not be empty".into());
         }
-        if self.domains.is_empty() {
-            return Err("domains: at least one domain is needed".into());
+        if self.domains.is_empty() && self.likely.is_empty() && self.graphlearn.is_empty() {
+            return Err("domains: at least one domain (or a [[likely]] or [[graphlearn]] block) is needed".into());
+        }
+        if !self.learning.is_empty() && self.seeds.0.is_empty() {
+            return Err("seeds: [[learning]] needs the seeds of its runs".into());
+        }
+        for (i, b) in self.likely.iter().enumerate() {
+            b.check(&format!("likely[{i}]"))?;
+        }
+        for (i, b) in self.graphlearn.iter_mut().enumerate() {
+            b.check(&format!("graphlearn[{i}]"))?;
         }
         // Domain names and generator parameters were checked while reading.
         for (name, spec) in &self.domains {

@@ -7,8 +7,10 @@
 //! overlap come for free), and a grid can grow while it runs by adding jobs.
 
 pub mod expand;
+pub mod graphlearn;
 pub mod grid;
 pub mod key;
+pub mod likely;
 pub mod spec;
 
 pub use key::JobKey;

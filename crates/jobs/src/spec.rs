@@ -3,7 +3,9 @@
 use planner::generate::Params;
 use serde::{Deserialize, Serialize};
 
+use crate::graphlearn::{BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams};
 use crate::grid::{Bound, Distribution, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
+use crate::likely::{Preset, Rule, SearchLimits};
 use crate::JobKey;
 
 /// The resource class a job needs: its Redis queue.
@@ -76,6 +78,45 @@ pub enum JobSpec {
     Evaluate { domain: String, bound: Bound },
     /// Does nothing: measures the queue's own overhead (`hfarm bench queue`).
     Noop { id: u64 },
+    /// LearnHeuristicPrac (Marom & Rosman) for `iterations` outer
+    /// iterations; checkpointed after each ([`crate::likely`]).
+    PuzzleLearn { domain: String, settings: Preset, model: Rule, iterations: u32, seed: u64, limits: SearchLimits },
+    /// The optimal cost of a test task: IDA* with the domain's PDBs.
+    PuzzleSolve { domain: String, state: String },
+    /// IDA* with a learned heuristic on one test task under one alpha
+    /// (None: yhat). Inputs: the learn job, then the task's solve job.
+    PuzzleTest { domain: String, state: String, alpha: Option<f64>, limits: SearchLimits },
+    /// Trunda's bootstrap (Algorithm 1) for one configuration over the
+    /// problems, without `held_out` when set; checkpointed after each round
+    /// ([`crate::graphlearn`]).
+    GraphBootstrap {
+        domain: String,
+        domain_pddl: String,
+        problems: Vec<NamedProblem>,
+        held_out: Option<String>,
+        configuration: Configuration,
+        bootstrap: BootstrapParams,
+        network: NetworkParams,
+        seed: u64,
+    },
+    /// A network trained on the bootstrap's samples of every problem but
+    /// `held_out`, then A* with it on `held_out`. Input: the bootstrap.
+    GraphFold {
+        domain: String,
+        held_out: String,
+        configuration: Configuration,
+        network: NetworkParams,
+        search: SearchParams,
+        seed: u64,
+    },
+    /// A* with a classical heuristic on one problem.
+    GraphBaseline {
+        domain: String,
+        domain_pddl: String,
+        problem: NamedProblem,
+        heuristic: String,
+        search: SearchParams,
+    },
 }
 
 /// The kinds of job, in pipeline order. This enum is the one list of kinds:
@@ -89,6 +130,12 @@ pub enum JobKind {
     Evaluate,
     Plan,
     Noop,
+    PuzzleLearn,
+    PuzzleSolve,
+    PuzzleTest,
+    GraphBootstrap,
+    GraphFold,
+    GraphBaseline,
 }
 
 /// What a job kind is, for people and dashboards.
@@ -130,8 +177,20 @@ impl Needs {
 }
 
 impl JobKind {
-    pub const ALL: [JobKind; 6] =
-        [JobKind::Generate, JobKind::Label, JobKind::Train, JobKind::Evaluate, JobKind::Plan, JobKind::Noop];
+    pub const ALL: [JobKind; 12] = [
+        JobKind::Generate,
+        JobKind::Label,
+        JobKind::Train,
+        JobKind::Evaluate,
+        JobKind::Plan,
+        JobKind::Noop,
+        JobKind::PuzzleLearn,
+        JobKind::PuzzleSolve,
+        JobKind::PuzzleTest,
+        JobKind::GraphBootstrap,
+        JobKind::GraphFold,
+        JobKind::GraphBaseline,
+    ];
 
     pub fn describe(self) -> KindInfo {
         let (name, description, resource, pipeline, needs) = match self {
@@ -154,6 +213,34 @@ impl JobKind {
             // Learned heuristics of relational models go to GPU workers (`JobSpec::resource`).
             JobKind::Plan => ("plan", "greedy best-first search on a test instance", Resource::Cpu, true, Needs::All),
             JobKind::Noop => ("noop", "does nothing: measures the queue's overhead", Resource::Cpu, false, Needs::All),
+            // Marom & Rosman: hand-written networks, one forward pass per IDA* node: CPU.
+            JobKind::PuzzleLearn => (
+                "puzzle_learn",
+                "LearnHeuristicPrac on a permutation puzzle, checkpointed per iteration",
+                Resource::Cpu,
+                true,
+                Needs::All,
+            ),
+            JobKind::PuzzleSolve => {
+                ("puzzle_solve", "optimal cost of a puzzle test task (IDA*, PDBs)", Resource::Cpu, true, Needs::All)
+            }
+            JobKind::PuzzleTest => {
+                ("puzzle_test", "IDA* with a learned heuristic under one alpha", Resource::Cpu, true, Needs::All)
+            }
+            // Trunda: a small MLP by hand; the searches dominate: CPU.
+            JobKind::GraphBootstrap => (
+                "graph_bootstrap",
+                "bootstrapped training samples (Trunda, Algorithm 1), checkpointed per round",
+                Resource::Cpu,
+                true,
+                Needs::All,
+            ),
+            JobKind::GraphFold => {
+                ("graph_fold", "leave-one-out: train without one problem, A* on it", Resource::Cpu, true, Needs::All)
+            }
+            JobKind::GraphBaseline => {
+                ("graph_baseline", "A* with a classical heuristic on one problem", Resource::Cpu, true, Needs::All)
+            }
         };
         KindInfo { name, description, resource, pipeline, needs }
     }
@@ -188,6 +275,12 @@ impl JobSpec {
             JobSpec::Train { .. } => JobKind::Train,
             JobSpec::Evaluate { .. } => JobKind::Evaluate,
             JobSpec::Noop { .. } => JobKind::Noop,
+            JobSpec::PuzzleLearn { .. } => JobKind::PuzzleLearn,
+            JobSpec::PuzzleSolve { .. } => JobKind::PuzzleSolve,
+            JobSpec::PuzzleTest { .. } => JobKind::PuzzleTest,
+            JobSpec::GraphBootstrap { .. } => JobKind::GraphBootstrap,
+            JobSpec::GraphFold { .. } => JobKind::GraphFold,
+            JobSpec::GraphBaseline { .. } => JobKind::GraphBaseline,
         }
     }
 

@@ -98,3 +98,54 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
     };
     assert_eq!(linear.resource(), Resource::Cpu);
 }
+
+#[test]
+fn puzzle_and_graph_keys_are_pinned() {
+    use jobs::graphlearn::{BootstrapParams, Configuration, Loss, NamedProblem, NetworkParams, SearchParams};
+    use jobs::likely::{Preset, Rule, SearchLimits};
+    let learn = JobSpec::PuzzleLearn {
+        domain: "8-puzzle".into(),
+        settings: Preset::Tiny,
+        model: Rule::Quantile,
+        iterations: 4,
+        seed: 1,
+        limits: SearchLimits { time_s: None, max_generated: Some(200_000) },
+    };
+    assert_eq!(
+        serde_json::to_string(&learn).unwrap(),
+        r#"{"kind":"puzzle_learn","domain":"8-puzzle","settings":"tiny","model":"quantile","iterations":4,"seed":1,"limits":{"max_generated":200000}}"#
+    );
+    assert_eq!(key(learn, &[]), "794481daa033aee9468c84a6f386125e");
+    let test = JobSpec::PuzzleTest {
+        domain: "8-puzzle".into(),
+        state: "1 2 5 4 0 3 6 8 7".into(),
+        alpha: Some(0.95),
+        limits: SearchLimits::default(),
+    };
+    assert_eq!(key(test, &["a", "b"]), "a62215c586e653004ff192c15664fed4");
+    let configuration = Configuration { alpha: 3, loss: Loss::LogMse, ff_input: true };
+    assert_eq!(configuration.name(), "a3-logmse+ff");
+    let boot = JobSpec::GraphBootstrap {
+        domain: "blocksworld".into(),
+        domain_pddl: "(define (domain d))".into(),
+        problems: vec![NamedProblem { name: "p1".into(), pddl: "(define (problem p1))".into() }],
+        held_out: None,
+        configuration,
+        bootstrap: BootstrapParams { unit_expansions: Some(200), ..BootstrapParams::default() },
+        network: NetworkParams::default(),
+        seed: 1,
+    };
+    assert_eq!(
+        serde_json::to_string(&boot).unwrap(),
+        r#"{"kind":"graph_bootstrap","domain":"blocksworld","domain_pddl":"(define (domain d))","problems":[{"name":"p1","pddl":"(define (problem p1))"}],"held_out":null,"configuration":{"alpha":3,"loss":"log_mse","ff_input":true},"bootstrap":{"rounds":5,"unit_expansions":200,"enough_samples":5000,"label_max_evaluations":200000},"network":{},"seed":1}"#
+    );
+    let fold = JobSpec::GraphFold {
+        domain: "blocksworld".into(),
+        held_out: "p1".into(),
+        configuration,
+        network: NetworkParams { hidden: Some(vec![64, 32]), ..NetworkParams::default() },
+        search: SearchParams::default(),
+        seed: 1,
+    };
+    assert_eq!(key(fold, &["boot"]), "d151bb9eaf10638f6916d166729d1e1b");
+}

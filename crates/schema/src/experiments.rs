@@ -99,6 +99,37 @@ impl JobAxes {
                 JobAxes { domain: Some(domain.clone()), split: test(), bound: Some(text(bound)), ..JobAxes::default() }
             }
             JobSpec::Noop { .. } => JobAxes::default(),
+            JobSpec::PuzzleLearn { domain, model, seed, .. } => JobAxes {
+                domain: Some(domain.clone()),
+                seed: i64::try_from(*seed).ok(),
+                model: Some(text(model)),
+                ..JobAxes::default()
+            },
+            JobSpec::PuzzleSolve { domain, .. } => {
+                JobAxes { domain: Some(domain.clone()), split: test(), ..JobAxes::default() }
+            }
+            JobSpec::PuzzleTest { domain, alpha, .. } => JobAxes {
+                domain: Some(domain.clone()),
+                split: test(),
+                heuristic: Some(alpha.map_or("learned".into(), |a| format!("learned@{a}"))),
+                ..JobAxes::default()
+            },
+            JobSpec::GraphBootstrap { domain, configuration, seed, .. } => JobAxes {
+                domain: Some(domain.clone()),
+                seed: i64::try_from(*seed).ok(),
+                model: Some(configuration.name()),
+                ..JobAxes::default()
+            },
+            JobSpec::GraphFold { domain, configuration, seed, .. } => JobAxes {
+                domain: Some(domain.clone()),
+                seed: i64::try_from(*seed).ok(),
+                model: Some(configuration.name()),
+                heuristic: Some("learned".into()),
+                ..JobAxes::default()
+            },
+            JobSpec::GraphBaseline { domain, heuristic, .. } => {
+                JobAxes { domain: Some(domain.clone()), heuristic: Some(heuristic.clone()), ..JobAxes::default() }
+            }
         }
     }
 }

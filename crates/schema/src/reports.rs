@@ -16,16 +16,27 @@ pub enum Table {
     Planning,
     /// Figure 2: validation MSE per step, mean over seeds.
     Curves,
+    /// Marom & Rosman, supplement Table 7: per alpha, time, generated
+    /// nodes, suboptimality and tasks solved optimally (`[[likely]]`).
+    Suboptimality,
+    /// Marom & Rosman: training and test tasks solved (`[[likely]]`).
+    Efficiency,
+    /// Trunda, section 5: coverage and IPC scores per configuration (`[[graphlearn]]`).
+    Coverage,
 }
 
 impl Table {
-    pub const ALL: [Table; 3] = [Table::Accuracy, Table::Planning, Table::Curves];
+    pub const ALL: [Table; 6] =
+        [Table::Accuracy, Table::Planning, Table::Curves, Table::Suboptimality, Table::Efficiency, Table::Coverage];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Table::Accuracy => "accuracy",
             Table::Planning => "planning",
             Table::Curves => "curves",
+            Table::Suboptimality => "suboptimality",
+            Table::Efficiency => "efficiency",
+            Table::Coverage => "coverage",
         }
     }
 }
@@ -33,10 +44,10 @@ impl Table {
 impl std::str::FromStr for Table {
     type Err = String;
     fn from_str(s: &str) -> Result<Table, String> {
-        Table::ALL
-            .into_iter()
-            .find(|t| t.as_str() == s)
-            .ok_or_else(|| format!("no table {s}: accuracy, planning or curves"))
+        Table::ALL.into_iter().find(|t| t.as_str() == s).ok_or_else(|| {
+            let names: Vec<&str> = Table::ALL.iter().map(|t| t.as_str()).collect();
+            format!("no table {s}: {}", names.join(", "))
+        })
     }
 }
 
@@ -99,6 +110,24 @@ fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Ve
         Table::Curves => {
             ("report_curves", CONFIG.to_vec(), vec!["step", "seeds"], vec!["val_mse", "val_nll", "train_nll"])
         }
+        Table::Suboptimality => (
+            "report_suboptimality",
+            vec!["domain", "model", "alpha"],
+            vec!["seeds", "tasks", "solved"],
+            vec!["time_mean", "generated_mean", "suboptimality_pct", "optimal_pct"],
+        ),
+        Table::Efficiency => (
+            "report_efficiency",
+            vec!["domain", "model"],
+            vec!["seeds", "train_tasks", "test_tasks"],
+            vec!["train_solved_pct", "test_solved_pct"],
+        ),
+        Table::Coverage => (
+            "report_coverage",
+            vec!["domain", "kind", "configuration"],
+            vec!["seeds", "problems"],
+            vec!["coverage_mean", "coverage_std", "ipc_time", "ipc_length", "ipc_expansions"],
+        ),
     }
 }
 
@@ -109,23 +138,40 @@ pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filte
     let order = match table {
         Table::Curves => format!("{}, step", text.join(", ")),
         // Baselines (no model) last within a domain.
-        _ => format!("domain, model IS NULL, {}", text[1..].join(", ")),
+        Table::Accuracy | Table::Planning => format!("domain, model IS NULL, {}", text[1..].join(", ")),
+        // Alphas from the most cautious down, as the paper's tables.
+        Table::Suboptimality => "domain, model, alpha DESC".to_string(),
+        Table::Efficiency | Table::Coverage => text.join(", "),
     };
-    let sql = format!(
-        "SELECT {} FROM {view} WHERE experiment = $1
-           AND ($2::text IS NULL OR domain = $2) AND ($3::text IS NULL OR model = $3 OR model IS NULL)
-           AND ($4::text IS NULL OR bound = $4 OR bound IS NULL) AND ($5::text IS NULL OR residual = $5 OR residual IS NULL)
-         ORDER BY {order}",
-        columns.join(", ")
-    );
-    let rows = sqlx::query(&sql)
-        .bind(experiment)
-        .bind(&filter.domain)
-        .bind(&filter.model)
-        .bind(&filter.bound)
-        .bind(&filter.residual)
-        .fetch_all(pool)
-        .await?;
+    // A filter applies where the table has the column (a row without a
+    // model or bound, a baseline, stays in).
+    let mut conditions = vec!["experiment = $1".to_string()];
+    let filters = [
+        ("domain", &filter.domain),
+        ("model", &filter.model),
+        ("bound", &filter.bound),
+        ("residual", &filter.residual),
+    ];
+    let mut binds = vec![];
+    for (column, value) in filters {
+        if let Some(v) = value {
+            if text.contains(&column) {
+                binds.push(v.clone());
+                let n = binds.len() + 1;
+                conditions.push(if column == "domain" {
+                    format!("{column} = ${n}")
+                } else {
+                    format!("({column} = ${n} OR {column} IS NULL)")
+                });
+            }
+        }
+    }
+    let sql = format!("SELECT {} FROM {view} WHERE {} ORDER BY {order}", columns.join(", "), conditions.join(" AND "));
+    let mut query = sqlx::query(&sql).bind(experiment);
+    for b in &binds {
+        query = query.bind(b);
+    }
+    let rows = query.fetch_all(pool).await?;
     let mut out = vec![];
     for r in rows {
         let mut row = vec![];

@@ -283,12 +283,12 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
             Some(id) => println!("{id}"),
             None => eprintln!("dry run: experiment `{}` would have these jobs", report.name),
         }
-        eprintln!("  {:10} {:>8} {:>11} {:>11}", "kind", "jobs", "CPU-hours", "GPU-hours");
+        eprintln!("  {:15} {:>8} {:>11} {:>11}", "kind", "jobs", "CPU-hours", "GPU-hours");
         for (kind, n) in &report.jobs {
             let c = report.cost.by_kind.get(kind).cloned().unwrap_or_default();
-            eprintln!("  {:10} {n:>8} {:>11.1} {:>11.1}", kind.as_str(), c.cpu_hours, c.gpu_hours);
+            eprintln!("  {:15} {n:>8} {:>11.1} {:>11.1}", kind.as_str(), c.cpu_hours, c.gpu_hours);
         }
-        eprintln!("  {:10} {:>8} {:>11.1} {:>11.1}", "total", "", report.cost.cpu_hours, report.cost.gpu_hours);
+        eprintln!("  {:15} {:>8} {:>11.1} {:>11.1}", "total", "", report.cost.cpu_hours, report.cost.gpu_hours);
         eprintln!("  projected from {basis}");
         if let (Some(n), Some(r)) = (report.new, report.reused) {
             eprintln!("  {n} new, {r} reused from earlier submissions");

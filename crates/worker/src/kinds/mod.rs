@@ -7,7 +7,9 @@
 
 mod evaluate;
 pub(crate) mod generate;
+mod graphlearn;
 mod label;
+mod likely;
 mod noop;
 pub mod plan;
 pub mod train;
@@ -39,5 +41,39 @@ pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str, isolation: &Iso
         }
         JobSpec::Evaluate { domain, bound } => evaluate::run(&ctx, domain, bound).await,
         JobSpec::Noop { .. } => noop::run(&ctx).await,
+        JobSpec::PuzzleLearn { domain, settings, model, iterations, seed, limits } => {
+            likely::learn(&ctx, domain, settings, model, iterations, seed, limits).await
+        }
+        JobSpec::PuzzleSolve { domain, state } => likely::solve(&ctx, domain, state).await,
+        JobSpec::PuzzleTest { domain, state, alpha, limits } => likely::test(&ctx, domain, state, alpha, limits).await,
+        JobSpec::GraphBootstrap {
+            domain,
+            domain_pddl,
+            problems,
+            held_out,
+            configuration,
+            bootstrap,
+            network,
+            seed,
+        } => {
+            graphlearn::bootstrap(
+                &ctx,
+                domain,
+                domain_pddl,
+                problems,
+                held_out,
+                configuration,
+                bootstrap,
+                network,
+                seed,
+            )
+            .await
+        }
+        JobSpec::GraphFold { domain, held_out, configuration, network, search, seed } => {
+            graphlearn::fold(&ctx, domain, held_out, configuration, network, search, seed).await
+        }
+        JobSpec::GraphBaseline { domain, domain_pddl, problem, heuristic, search } => {
+            graphlearn::baseline(&ctx, domain, domain_pddl, problem, heuristic, search).await
+        }
     }
 }

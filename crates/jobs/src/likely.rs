@@ -1,0 +1,319 @@
+//! Marom & Rosman's experiment as a farm experiment kind (`[[likely]]`
+//! blocks of a grid): LearnHeuristicPrac per (domain, seed), the optimal
+//! cost of every test task, and a test run per (alpha, test task).
+//!
+//! ```toml
+//! [[likely]]
+//! domain = "15-puzzle"            # a sliding-tile puzzle (one-hot inputs)
+//! settings = "paper"              # or "tiny" (likely::Settings presets)
+//! model = "quantile"              # or "mean" (the tables' N/A rows)
+//! iterations = 50                 # NumIter
+//! seeds = [1]
+//! train_limits = { time_s = 60 }  # per training task; or max_generated
+//! alphas = [0.95, 0.75, 0.5, 0.25, 0.05]
+//! test = { set = "korf100:1-10" } # or { walks = 100, length = 1000, seed = 1 }
+//! test_limits = { time_s = 600 }
+//! ```
+//!
+//! Jobs: `puzzle_learn` (one per seed; checkpointed after every
+//! iteration, a new attempt resumes from the last one), `puzzle_solve`
+//! (the optimal cost of a test task, IDA* with the domain's PDBs, shared by
+//! every learner and alpha), `puzzle_test` (inputs: the learner, then the
+//! task's solve job).
+
+use puzzles::tiles::SlidingTile;
+use serde::{Deserialize, Serialize};
+
+use crate::grid::{FloatList, IntList};
+use crate::spec::{Job, JobSpec};
+use crate::JobKey;
+
+/// Which of `likely::Settings`' presets a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// The paper's hyper-parameters (the notes' section 1.1).
+    Paper,
+    /// Few tasks and small networks: demos and tests.
+    Tiny,
+}
+
+/// What the network predicts and plans with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// Mean and aleatoric sigma; plans with the alpha quantile (the method).
+    Quantile,
+    /// Mean only; plans with yhat (the tables' N/A rows).
+    Mean,
+}
+
+/// Limits of one IDA* search: seconds, generated nodes, or both (None: none).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchLimits {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_generated: Option<u64>,
+}
+
+/// Where the test tasks come from.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestTasks {
+    /// A benchmark set with published optimal costs: `korf100`,
+    /// `korf-taylor24`, or part of one (`korf100:1-10`, ids 1-based).
+    #[serde(default)]
+    pub set: Option<String>,
+    /// Random walks from the goal, as the authors' code makes test tasks.
+    #[serde(default)]
+    pub walks: Option<u32>,
+    /// Moves per walk (the authors' code: 1000).
+    #[serde(default = "default_walk_length")]
+    pub length: u32,
+    /// Seed of the first walk (then +1, +2, ...).
+    #[serde(default = "default_walk_seed")]
+    pub seed: u64,
+}
+
+fn default_walk_length() -> u32 {
+    1000
+}
+fn default_walk_seed() -> u64 {
+    1
+}
+
+/// A `[[likely]]` block.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Block {
+    pub domain: String,
+    #[serde(default = "default_preset")]
+    pub settings: Preset,
+    #[serde(default = "default_rule")]
+    pub model: Rule,
+    pub iterations: u32,
+    pub seeds: IntList,
+    /// Per training task (the paper: 60 s).
+    #[serde(default)]
+    pub train_limits: SearchLimits,
+    /// Test alphas (a `mean` model plans once per task, without alpha).
+    #[serde(default)]
+    pub alphas: Option<FloatList>,
+    pub test: TestTasks,
+    #[serde(default)]
+    pub test_limits: SearchLimits,
+}
+
+fn default_preset() -> Preset {
+    Preset::Paper
+}
+fn default_rule() -> Rule {
+    Rule::Quantile
+}
+
+/// The puzzle a block names, or why not.
+pub fn tiles(domain: &str) -> Result<SlidingTile, String> {
+    match SlidingTile::from_name(domain) {
+        Some(Ok(d)) => Ok(d),
+        Some(Err(e)) => Err(e.to_string()),
+        None => Err(format!(
+            "`{domain}`: expected a sliding-tile puzzle (8-puzzle, 15-puzzle, 24-puzzle or WxH-puzzle); \
+             the PDB-feature representations of pancake and blocksworld are not an experiment kind yet"
+        )),
+    }
+}
+
+/// One test task: its start state as cells (`tiles[pos]`, 0 the blank).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestTask {
+    pub cells: Vec<u8>,
+}
+
+/// The cells as job specs write them: numbers separated by spaces.
+pub fn cells_text(cells: &[u8]) -> String {
+    cells.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+impl Block {
+    /// The alphas a test runs under: None (yhat) for a mean model.
+    pub fn test_alphas(&self) -> Vec<Option<f64>> {
+        match self.model {
+            Rule::Mean => vec![None],
+            Rule::Quantile => self.alphas.as_ref().map_or(vec![], |a| a.0.iter().map(|&x| Some(x)).collect()),
+        }
+    }
+
+    /// The test tasks, in order (deterministic: sets by id, walks by seed).
+    pub fn test_tasks(&self) -> Result<Vec<TestTask>, String> {
+        let d = tiles(&self.domain)?;
+        match (&self.test.set, self.test.walks) {
+            (Some(set), None) => set_tasks(&d, set),
+            (None, Some(n)) => Ok((0..n as u64)
+                .map(|k| {
+                    let s = puzzles::walk::random_walk(&d, self.test.length, self.test.seed + k);
+                    TestTask { cells: s.cells().to_vec() }
+                })
+                .collect()),
+            _ => Err("give exactly one of `set` and `walks`".into()),
+        }
+    }
+
+    /// Checks what serde cannot; `at` is the block's key path.
+    pub fn check(&self, at: &str) -> Result<(), String> {
+        tiles(&self.domain).map_err(|e| format!("{at}.domain: {e}"))?;
+        if self.iterations == 0 {
+            return Err(format!("{at}.iterations: must be at least 1"));
+        }
+        for (name, l) in [("train_limits", &self.train_limits), ("test_limits", &self.test_limits)] {
+            if l.time_s.is_some_and(|t| !(t.is_finite() && t > 0.0)) || l.max_generated == Some(0) {
+                return Err(format!("{at}.{name}: time_s and max_generated must be positive"));
+            }
+        }
+        match (self.model, &self.alphas) {
+            (Rule::Quantile, None) => return Err(format!("{at}.alphas: a quantile model needs test alphas")),
+            (Rule::Mean, Some(_)) => return Err(format!("{at}.alphas: a mean model plans without alpha")),
+            _ => {}
+        }
+        if let Some(a) = &self.alphas {
+            if let Some((i, x)) = a.0.iter().enumerate().find(|(_, x)| !(**x > 0.0 && **x < 1.0)) {
+                return Err(format!("{at}.alphas[{i}]: {x} is not a probability strictly between 0 and 1"));
+            }
+        }
+        if self.test.walks == Some(0) || self.test.length == 0 {
+            return Err(format!("{at}.test: walks and length must be positive"));
+        }
+        self.test_tasks().map_err(|e| format!("{at}.test: {e}"))?;
+        Ok(())
+    }
+
+    /// Jobs per seed and in all: (learn + tasks x (solve + alphas)) bounded without expanding.
+    pub fn size(&self) -> (u64, u64) {
+        let tasks = match (&self.test.set, self.test.walks) {
+            (_, Some(n)) => n as u64,
+            _ => 100,
+        };
+        let seeds = self.seeds.0.len() as u64;
+        let tests = seeds.saturating_mul(tasks).saturating_mul(self.test_alphas().len() as u64);
+        (seeds.saturating_add(tasks).saturating_add(tests), tests.saturating_mul(2))
+    }
+}
+
+/// A benchmark set, or part of it: `korf100`, `korf-taylor24`, `NAME:A-B`.
+fn set_tasks(d: &SlidingTile, set: &str) -> Result<Vec<TestTask>, String> {
+    let (name, range) = set.split_once(':').map_or((set, None), |(n, r)| (n, Some(r)));
+    let (all, cells) = match name {
+        "korf100" => (puzzles::instances::korf100(), 16),
+        "korf-taylor24" => (puzzles::instances::korf_taylor24(), 25),
+        _ => {
+            return Err(format!(
+                "set `{set}`: the known sets are korf100 (15-puzzle) and korf-taylor24 (24-puzzle), optionally NAME:A-B"
+            ))
+        }
+    };
+    if puzzles::Domain::size(d) != cells {
+        return Err(format!("set `{name}` is a set of {}-puzzle states", cells - 1));
+    }
+    let (lo, hi) = match range {
+        None => (1, u32::MAX),
+        Some(r) => {
+            let (lo, hi) = r.split_once('-').unwrap_or((r, r));
+            let n = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("set `{set}`: expected {name}:A-B"));
+            (n(lo)?, n(hi)?)
+        }
+    };
+    let tasks: Vec<TestTask> =
+        all.into_iter().filter(|i| (lo..=hi).contains(&i.id)).map(|i| TestTask { cells: i.cells.to_vec() }).collect();
+    if tasks.is_empty() {
+        return Err(format!("set `{set}`: no instance has an id in {lo}-{hi}"));
+    }
+    Ok(tasks)
+}
+
+/// Adds a block's jobs through `add` (which deduplicates by key).
+pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
+    // A checked block has tasks; an unchecked one expands to its learners only.
+    let tasks = b.test_tasks().unwrap_or_default();
+    let solves: Vec<(String, JobKey)> = tasks
+        .iter()
+        .map(|t| {
+            let state = cells_text(&t.cells);
+            let key = add(Job::new(JobSpec::PuzzleSolve { domain: b.domain.clone(), state: state.clone() }, vec![]));
+            (state, key)
+        })
+        .collect();
+    for &seed in &b.seeds.0 {
+        let learn = JobSpec::PuzzleLearn {
+            domain: b.domain.clone(),
+            settings: b.settings,
+            model: b.model,
+            iterations: b.iterations,
+            seed,
+            limits: b.train_limits,
+        };
+        let lk = add(Job::new(learn, vec![]));
+        for alpha in b.test_alphas() {
+            for (state, sk) in &solves {
+                let spec = JobSpec::PuzzleTest {
+                    domain: b.domain.clone(),
+                    state: state.clone(),
+                    alpha,
+                    limits: b.test_limits,
+                };
+                add(Job::new(spec, vec![lk.clone(), sk.clone()]));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(text: &str) -> Result<Block, String> {
+        let b: Block = toml::from_str(text).map_err(|e| e.to_string())?;
+        b.check("likely[0]")?;
+        Ok(b)
+    }
+
+    #[test]
+    fn a_block_expands_into_learners_solves_and_tests() {
+        let b = block(
+            "domain = '8-puzzle'\nsettings = 'tiny'\niterations = 2\nseeds = [1, 2]\nalphas = [0.9, 0.5]\n\
+             test = { walks = 3, length = 40 }\n",
+        )
+        .unwrap();
+        let mut jobs = vec![];
+        expand(&b, &mut |j| {
+            let k = j.key.clone();
+            jobs.push(j);
+            k
+        });
+        let count = |kind: &str| jobs.iter().filter(|j| j.spec.kind().as_str() == kind).count();
+        assert_eq!((count("puzzle_solve"), count("puzzle_learn"), count("puzzle_test")), (3, 2, 12));
+        let (bound, _) = b.size();
+        assert!(bound >= jobs.len() as u64);
+        // Walks are seeded: the same block gives the same states.
+        assert_eq!(b.test_tasks().unwrap(), b.test_tasks().unwrap());
+    }
+
+    #[test]
+    fn bad_blocks_name_their_key() {
+        let base = "settings = 'tiny'\niterations = 2\nseeds = [1]\n";
+        let cases = [
+            ("domain = 'pancake-24'\nalphas = [0.5]\ntest = { walks = 2 }", "likely[0].domain"),
+            ("domain = '8-puzzle'\nalphas = [1.5]\ntest = { walks = 2 }", "likely[0].alphas[0]"),
+            ("domain = '8-puzzle'\ntest = { walks = 2 }", "likely[0].alphas"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { set = 'korf100' }", "a set of 15-puzzle states"),
+            ("domain = '15-puzzle'\nalphas = [0.5]\ntest = { set = 'korf100:200-300' }", "no instance has an id"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { }", "exactly one of"),
+        ];
+        for (text, expected) in cases {
+            let e = block(&format!("{base}{text}\n")).unwrap_err();
+            assert!(e.contains(expected), "{text}: {e}");
+        }
+        let korf = block(&format!("{base}domain = '15-puzzle'\nalphas = [0.5]\ntest = {{ set = 'korf100:1-10' }}\n"));
+        assert_eq!(korf.unwrap().test_tasks().unwrap().len(), 10);
+    }
+}

@@ -1,0 +1,137 @@
+//! What the `puzzle_*` jobs (Marom & Rosman's experiment kind) store:
+//! iterations as a learner runs (like a train job's curve), and in the
+//! finishing transaction the finished learner, a task's optimal cost, a
+//! test run. A learner's state between iterations is its `last`
+//! checkpoint ([`crate::training`]).
+
+use sqlx::postgres::PgPool;
+use sqlx::PgConnection;
+
+use crate::DbError;
+
+/// One outer iteration of a learner.
+#[derive(Debug, Clone)]
+pub struct Iteration {
+    pub iteration: u32,
+    pub tasks: u32,
+    pub solved: u32,
+    pub alpha: f64,
+    pub beta: f64,
+    pub buffer: u32,
+    pub seconds: f64,
+    pub report: serde_json::Value,
+}
+
+/// Records an iteration (a resumed attempt overwrites the ones it repeats).
+pub async fn record_iteration(pool: &PgPool, job: &str, i: &Iteration) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO puzzle_iterations (job, iteration, tasks, solved, alpha, beta, buffer, seconds, report)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (job, iteration) DO UPDATE SET tasks = $3, solved = $4, alpha = $5, beta = $6, buffer = $7,
+             seconds = $8, report = $9",
+    )
+    .bind(job)
+    .bind(i.iteration as i32)
+    .bind(i.tasks as i32)
+    .bind(i.solved as i32)
+    .bind(i.alpha)
+    .bind(i.beta)
+    .bind(i.buffer as i32)
+    .bind(i.seconds)
+    .bind(&i.report)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+pub async fn insert_learner(
+    tx: &mut PgConnection,
+    job: &str,
+    domain: &str,
+    iterations: u32,
+    seconds: f64,
+    resumed_from: u32,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO puzzle_learners (job, domain, iterations, seconds, resumed_from) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (job) DO NOTHING",
+    )
+    .bind(job)
+    .bind(domain)
+    .bind(iterations as i32)
+    .bind(seconds)
+    .bind(resumed_from as i32)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
+/// A test task's optimal cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Optimal {
+    pub domain: String,
+    pub state: String,
+    pub cost: u32,
+    pub generated: u64,
+    pub seconds: f64,
+}
+
+pub async fn insert_optimal(tx: &mut PgConnection, job: &str, o: &Optimal) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO puzzle_optimal (job, domain, state, cost, generated, seconds) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (job) DO NOTHING",
+    )
+    .bind(job)
+    .bind(&o.domain)
+    .bind(&o.state)
+    .bind(o.cost as i32)
+    .bind(o.generated as i64)
+    .bind(o.seconds)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
+/// The optimal cost a solve job found.
+pub async fn optimal_cost(pool: &PgPool, job: &str) -> Result<Option<u32>, DbError> {
+    let row: Option<(i32,)> =
+        sqlx::query_as("SELECT cost FROM puzzle_optimal WHERE job = $1").bind(job).fetch_optional(pool).await?;
+    Ok(row.map(|(c,)| c as u32))
+}
+
+/// One test run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestRun {
+    pub learner: String,
+    pub domain: String,
+    pub state: String,
+    pub alpha: Option<f64>,
+    pub status: String,
+    pub cost: Option<u32>,
+    pub optimal: u32,
+    pub generated: u64,
+    pub expanded: u64,
+    pub seconds: f64,
+}
+
+pub async fn insert_test_run(tx: &mut PgConnection, job: &str, r: &TestRun) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO puzzle_test_runs (job, learner, domain, state, alpha, status, cost, optimal, generated,
+             expanded, seconds)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (job) DO NOTHING",
+    )
+    .bind(job)
+    .bind(&r.learner)
+    .bind(&r.domain)
+    .bind(&r.state)
+    .bind(r.alpha)
+    .bind(&r.status)
+    .bind(r.cost.map(|c| c as i32))
+    .bind(r.optimal as i32)
+    .bind(r.generated as i64)
+    .bind(r.expanded as i64)
+    .bind(r.seconds)
+    .execute(tx)
+    .await?;
+    Ok(())
+}

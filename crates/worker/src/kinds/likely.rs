@@ -1,0 +1,174 @@
+//! Marom & Rosman's experiment kind (`jobs::likely`): `puzzle_learn` runs
+//! LearnHeuristicPrac one outer iteration at a time, writing the learner
+//! as the job's `last` checkpoint after each (only while the job is still
+//! ours) so that a new attempt after a dead worker resumes at the last
+//! finished iteration; `puzzle_solve` finds a test task's optimal cost with
+//! IDA* and the domain's PDBs (built once for the farm: `pdb_store`);
+//! `puzzle_test` solves a task with the learned heuristic under one alpha.
+//!
+//! These run on the worker's blocking threads, not in an isolated child
+//! process: a learner is checkpointed like a training, and the hand-written
+//! networks hold no memory worth bounding.
+
+use std::sync::LazyLock;
+use std::time::{Duration, Instant};
+
+use jobs::likely::{tiles, Preset, Rule as JobRule, SearchLimits};
+use likely::features::{Features, OneHotTiles};
+use likely::heuristic::Rule;
+use likely::prac::Learner;
+use likely::settings::{Model, Settings};
+use likely::test::{solve_tests, TestTask};
+use puzzles::registry::{PdbCache, PdbSource};
+use puzzles::search::{Limits, SearchKind, Status};
+use puzzles::Domain;
+use schema::likely::{Iteration, Optimal, TestRun};
+use schema::training::{self, Tag};
+
+use crate::job::{blocking, failed, Ctx, JobError};
+use crate::pdb_store::DbPdbStore;
+
+/// PDBs this worker process has loaded: every solve job of a domain reads
+/// them once (the 15-puzzle's 7-8 partition is hundreds of MiB).
+static PDBS: LazyLock<PdbCache> = LazyLock::new(PdbCache::default);
+
+fn settings(preset: Preset, rule: JobRule, iterations: u32) -> Result<Settings, JobError> {
+    let model = match rule {
+        JobRule::Quantile => Model::Quantile,
+        JobRule::Mean => Model::Mean,
+    };
+    let base = match preset {
+        Preset::Paper => Settings::paper(model, false),
+        Preset::Tiny => Settings::tiny(model),
+    };
+    let s = Settings { num_iter: iterations, ..base };
+    s.validate().map_err(failed)?;
+    Ok(s)
+}
+
+/// The spec's limits; the paper's 60 s per training task when it gives none.
+fn limits(l: SearchLimits, default_time: Option<Duration>) -> Limits {
+    match (l.time_s, l.max_generated) {
+        (None, None) => Limits { time: default_time, generated: None },
+        (t, g) => Limits { time: t.map(Duration::from_secs_f64), generated: g },
+    }
+}
+
+pub async fn learn(
+    ctx: &Ctx<'_>,
+    domain: String,
+    preset: Preset,
+    rule: JobRule,
+    iterations: u32,
+    seed: u64,
+    search: SearchLimits,
+) -> Result<bool, JobError> {
+    let d = tiles(&domain).map_err(failed)?;
+    let settings = settings(preset, rule, iterations)?;
+    let limits = limits(search, Some(Settings::paper_time_limit(false)));
+    let inputs = OneHotTiles::new(&d).inputs();
+    let mut learner = match training::checkpoint(ctx.pool, ctx.key(), Tag::Last).await? {
+        Some(c) => serde_json::from_slice::<Learner>(&c.weights)
+            .map_err(|e| failed(format!("the last checkpoint does not read back: {e}")))?,
+        None => Learner::new(&settings, inputs, seed).map_err(failed)?,
+    };
+    let resumed_from = learner.iteration;
+    let started = Instant::now();
+    while learner.iteration < iterations {
+        let (d, settings) = (d.clone(), settings.clone());
+        let (next, report) = blocking(move || {
+            let mut features = OneHotTiles::new(&d);
+            let r = learner.iteration(&d, &mut features, &settings, &limits).map_err(|e| e.to_string())?;
+            Ok((learner, r))
+        })
+        .await?;
+        learner = next;
+        let state = serde_json::to_vec(&learner).map_err(failed)?;
+        let checkpoint = training::Checkpoint {
+            step: learner.iteration as u64,
+            config: serde_json::json!({ "kind": "puzzle_learn", "domain": domain }),
+            weights: state,
+        };
+        if !training::write_checkpoint_if_held(ctx.pool, ctx.key(), ctx.worker, Tag::Last, &checkpoint).await? {
+            return Ok(false);
+        }
+        let row = Iteration {
+            iteration: report.iteration,
+            tasks: report.tasks.len() as u32,
+            solved: report.solved as u32,
+            alpha: report.alpha,
+            beta: report.beta,
+            buffer: report.buffer_len as u32,
+            seconds: report.seconds_tasks + report.seconds_ffnn + report.seconds_wunn,
+            report: serde_json::to_value(&report).map_err(failed)?,
+        };
+        schema::likely::record_iteration(ctx.pool, ctx.key(), &row).await?;
+    }
+    let mut tx = ctx.begin().await?;
+    let seconds = started.elapsed().as_secs_f64();
+    schema::likely::insert_learner(&mut tx, ctx.key(), &domain, learner.iteration, seconds, resumed_from).await?;
+    ctx.complete(tx).await
+}
+
+pub async fn solve(ctx: &Ctx<'_>, domain: String, state: String) -> Result<bool, JobError> {
+    let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
+    let (d, s) = (domain.clone(), state.clone());
+    let r = blocking(move || {
+        let dynd = puzzles::by_name(&d).map_err(|e| e.to_string())?;
+        let start = dynd.parse_state(&s).map_err(|e| e.to_string())?;
+        let src = PdbSource { store: &store, threads: 1, cache: Some(&PDBS) };
+        dynd.solve(&start, "pdb", SearchKind::IdaStar, &Limits::default(), src).map_err(|e| e.to_string())
+    })
+    .await?;
+    let cost = r.cost.ok_or_else(|| failed(format!("no optimal cost: the search ended {}", r.status.as_str())))?;
+    let o = Optimal { domain, state, cost, generated: r.generated, seconds: r.time_s };
+    let mut tx = ctx.begin().await?;
+    schema::likely::insert_optimal(&mut tx, ctx.key(), &o).await?;
+    ctx.complete(tx).await
+}
+
+pub async fn test(
+    ctx: &Ctx<'_>,
+    domain: String,
+    state: String,
+    alpha: Option<f64>,
+    search: SearchLimits,
+) -> Result<bool, JobError> {
+    let learner_job = ctx.input(0, "learner")?.to_string();
+    let solve_job = ctx.input(1, "optimal cost")?;
+    let optimal = schema::likely::optimal_cost(ctx.pool, solve_job)
+        .await?
+        .ok_or_else(|| failed(format!("input {solve_job} has no optimal cost")))?;
+    let stored = training::checkpoint(ctx.pool, &learner_job, Tag::Last)
+        .await?
+        .ok_or_else(|| failed(format!("input {learner_job} has no learner")))?;
+    let d = tiles(&domain).map_err(failed)?;
+    let limits = limits(search, None);
+    let s = state.clone();
+    let result = blocking(move || {
+        let learner: Learner = serde_json::from_slice(&stored.weights).map_err(|e| e.to_string())?;
+        let cells = puzzles::state::parse_numbers(&s, d.size()).map_err(|e| e.to_string())?;
+        let start = d.state_from_cells(&cells).map_err(|e| e.to_string())?;
+        let rule = alpha.map_or(Rule::Mean, Rule::test);
+        let mut features = OneHotTiles::new(&d);
+        let task = [TestTask { start, optimal }];
+        let mut r = solve_tests(&d, &learner.ffnn, &mut features, &task, rule, &limits).map_err(|e| e.to_string())?;
+        r.pop().ok_or_else(|| "no test result".to_string())
+    })
+    .await?;
+    let run = TestRun {
+        learner: learner_job,
+        domain,
+        state,
+        alpha,
+        status: result.status.as_str().to_string(),
+        cost: result.cost.filter(|_| result.status == Status::Solved),
+        optimal,
+        generated: result.generated,
+        expanded: result.expanded,
+        seconds: result.seconds,
+    };
+    let mut tx = ctx.begin().await?;
+    schema::likely::insert_test_run(&mut tx, ctx.key(), &run).await?;
+    ctx.complete(tx).await
+}

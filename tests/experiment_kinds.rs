@@ -1,0 +1,139 @@
+//! The other seeds' experiment kinds end to end through the real Redis and
+//! PostgreSQL, from the grids users run (`grids/likely-8puzzle.toml`,
+//! `grids/graphlearn-blocksworld.toml`): every job succeeds once, the rows
+//! are right by an independent check, and the report tables read them.
+
+use std::time::{Duration, Instant};
+
+use coordinator::scheduler::{run_scheduler, SchedulerConfig};
+use puzzles::search::{Limits, SearchKind};
+use queue::Queue;
+use schema::reports::{table, Filter, Table};
+use schema::testing::TestDatabase;
+use schema::JobStatus;
+use support::servers::redis_url;
+use worker::{run_worker, WorkerConfig};
+
+/// Submits `grid` (a file of `grids/`) and runs it to the end with a
+/// scheduler and a two-slot worker; returns the experiment.
+async fn run_grid(db: &TestDatabase, grid: &str, secs: u64) -> uuid::Uuid {
+    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+    let path = format!("{}/../grids/{grid}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let model = coordinator::cost::CostModel::defaults();
+    let report = coordinator::submit(Some(&db.pool), &text, &path, false, &model).await.unwrap();
+    let (experiment, total) = (report.experiment.unwrap(), report.new.unwrap() as i64);
+    let (stop_tx, stop) = tokio::sync::watch::channel(false);
+    let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
+    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), cfg, stop.clone()));
+    let wcfg = WorkerConfig { concurrency: 2, ..WorkerConfig::in_process("w", "cpu") };
+    let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), wcfg, stop.clone()));
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let st = coordinator::status(&db.pool, experiment).await.unwrap();
+        if st.jobs[JobStatus::Succeeded] == total {
+            break;
+        }
+        let errors: Vec<(String, Option<String>)> =
+            sqlx::query_as("SELECT kind, last_error FROM jobs WHERE last_error IS NOT NULL LIMIT 3")
+                .fetch_all(&db.pool)
+                .await
+                .unwrap();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(Instant::now() < deadline, "not done in time: {st:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    stop_tx.send(true).unwrap();
+    let _ = tokio::join!(sched, work);
+    let (again,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM jobs WHERE attempts <> 1").fetch_one(&db.pool).await.unwrap();
+    assert_eq!(again, 0, "every job ran exactly once");
+    experiment
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_likely_grid_learns_tests_every_alpha_and_reports_table_7() {
+    let db = TestDatabase::create().await;
+    let e = run_grid(&db, "likely-8puzzle.toml", 600).await;
+    let count = |sql: &'static str| {
+        let pool = db.pool.clone();
+        async move { sqlx::query_as::<_, (i64,)>(sql).fetch_one(&pool).await.unwrap().0 }
+    };
+    // 2 seeds x 4 iterations, each written once; the learner is its last checkpoint.
+    assert_eq!(count("SELECT count(*) FROM puzzle_iterations").await, 8);
+    assert_eq!(count("SELECT count(*) FROM puzzle_learners WHERE iterations = 4 AND resumed_from = 0").await, 2);
+    assert_eq!(count("SELECT count(*) FROM checkpoints WHERE tag = 'last' AND step = 4").await, 2);
+    // Optimal costs by IDA* with PDBs equal A* with Manhattan distance's (another search, another heuristic).
+    let optimal: Vec<(String, i32)> =
+        sqlx::query_as("SELECT state, cost FROM puzzle_optimal").fetch_all(&db.pool).await.unwrap();
+    assert_eq!(optimal.len(), 8);
+    let d = puzzles::by_name("8-puzzle").unwrap();
+    let store = puzzles::pdb::DirStore::new(std::env::temp_dir().join(format!("hfarm-kinds-{}", db.name)));
+    for (state, cost) in &optimal {
+        let start = d.parse_state(state).unwrap();
+        let src = puzzles::registry::PdbSource { store: &store, threads: 1, cache: None };
+        let r = d.solve(&start, "manhattan", SearchKind::AStar, &Limits::default(), src).unwrap();
+        assert_eq!(r.cost, Some(*cost as u32), "{state}");
+    }
+    // 2 learners x 8 tasks x 3 alphas; no plan below the optimal cost.
+    assert_eq!(count("SELECT count(*) FROM puzzle_test_runs").await, 48);
+    assert_eq!(count("SELECT count(*) FROM puzzle_test_runs WHERE cost < optimal").await, 0);
+    assert_eq!(count("SELECT count(*) FROM puzzle_test_runs WHERE (cost IS NULL) <> (status <> 'solved')").await, 0);
+    let sub = table(&db.pool, e, Table::Suboptimality, &Filter::default()).await.unwrap();
+    let alphas: Vec<String> = sub.rows.iter().map(|r| r[2].text()).collect();
+    assert_eq!(alphas, ["0.95", "0.5", "0.05"], "most cautious first");
+    for r in &sub.rows {
+        assert_eq!((r[3].text(), r[4].text()), ("2".to_string(), "16".to_string()), "seeds and tasks: {r:?}");
+    }
+    let eff = table(&db.pool, e, Table::Efficiency, &Filter::default()).await.unwrap();
+    assert_eq!(eff.rows.len(), 1);
+    assert_eq!((eff.rows[0][3].text(), eff.rows[0][4].text()), ("32".to_string(), "48".to_string()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_graphlearn_grid_runs_leave_one_out_and_reports_coverage() {
+    let db = TestDatabase::create().await;
+    let e = run_grid(&db, "graphlearn-blocksworld.toml", 900).await;
+    let count = |sql: &'static str| {
+        let pool = db.pool.clone();
+        async move { sqlx::query_as::<_, (i64,)>(sql).fetch_one(&pool).await.unwrap().0 }
+    };
+    // 8 configurations x 1 seed, shared samples: one bootstrap each, 6 problems each.
+    assert_eq!(count("SELECT count(*) FROM graph_bootstraps WHERE samples > 0").await, 8);
+    assert_eq!(count("SELECT count(*) FROM graph_problems").await, 48);
+    // A fold's network trained on every sample but its held-out problem's.
+    let leaks = "SELECT count(*) FROM graph_runs r JOIN job_inputs i ON i.job = r.job
+                 JOIN graph_problems p ON p.job = i.input AND p.name = r.problem
+                 WHERE r.learned AND r.samples <> (SELECT sum(jsonb_array_length(q.samples)) FROM graph_problems q
+                                                   WHERE q.job = i.input) - jsonb_array_length(p.samples)";
+    assert_eq!(count(leaks).await, 0);
+    // 8 configurations x 6 folds, 2 baselines x 6 problems; every solved plan validated.
+    assert_eq!(count("SELECT count(*) FROM graph_runs WHERE learned").await, 48);
+    assert_eq!(count("SELECT count(*) FROM graph_runs WHERE NOT learned").await, 12);
+    assert_eq!(
+        count("SELECT count(*) FROM graph_runs WHERE solved AND (run->>'plan_valid')::bool IS NOT TRUE").await,
+        0
+    );
+    // Every problem is solved by some configuration, and no plan is below
+    // the optimal cost (A*+LM-cut here).
+    let costs: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT p.pddl, min(r.cost) FROM graph_runs r JOIN graph_problems p ON p.name = r.problem
+                        WHERE r.solved GROUP BY p.pddl",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(costs.len(), 6);
+    let domain = planner::generate::domain_pddl("blocksworld").unwrap();
+    for (pddl, best) in costs {
+        let task = planner::label::load(domain, pddl.as_str(), true).unwrap();
+        let mut h = planner::heuristics::by_name("lmcut", &task).unwrap();
+        let r = planner::search::astar(&task, h.as_mut(), planner::search::Limits::new(None, Some(120.0), None));
+        assert!(best >= r.cost.unwrap() as i64, "a plan of {best} below the optimal {:?}", r.cost);
+    }
+    let cov = table(&db.pool, e, Table::Coverage, &Filter::default()).await.unwrap();
+    assert_eq!(cov.rows.len(), 10, "8 configurations and 2 baselines");
+    for r in &cov.rows {
+        assert_eq!(r[4].text(), "6", "problems: {r:?}");
+    }
+}
