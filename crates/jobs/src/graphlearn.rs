@@ -85,7 +85,7 @@ pub enum Samples {
 }
 
 /// Algorithm 1's settings.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BootstrapParams {
     /// Rounds at most.
@@ -104,6 +104,13 @@ pub struct BootstrapParams {
     /// A*+LM-cut's evaluation limit per labelled state (domains without a solver).
     #[serde(default = "default_label_evaluations")]
     pub label_max_evaluations: u64,
+    /// A registered near-optimal domain solver to label with
+    /// (`planner::solvers`: `blocksworld-goodtower`, `zenotravel-ga`); by
+    /// default the solver registered for the PDDL domain's name, else
+    /// A*+LM-cut. Name it for your own files of a solver's domain (the IPC
+    /// blocksworld's domain is called `blocks`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<String>,
 }
 
 fn default_rounds() -> u32 {
@@ -124,6 +131,7 @@ impl Default for BootstrapParams {
             unit_seconds: None,
             enough_samples: default_enough(),
             label_max_evaluations: default_label_evaluations(),
+            solver: None,
         }
     }
 }
@@ -253,6 +261,12 @@ impl Block {
             (None, None) => return Err(format!("{at}.bootstrap: give unit_expansions or unit_seconds")),
             _ => return Err(format!("{at}.bootstrap: give one positive unit_expansions or unit_seconds")),
         }
+        if let Some(name) = &b.solver {
+            if planner::solvers::by_name(name).is_none() {
+                let names: Vec<&str> = planner::solvers::names().collect();
+                return Err(format!("{at}.bootstrap.solver: no solver `{name}`; expected one of {}", names.join(", ")));
+            }
+        }
         let s = &self.search;
         if s.time_s.is_some_and(|t| !(t.is_finite() && t > 0.0)) || s.max_evaluations == Some(0) {
             return Err(format!("{at}.search: time_s and max_evaluations must be positive"));
@@ -373,7 +387,7 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
                 problems: problems.clone(),
                 held_out,
                 configuration,
-                bootstrap: b.bootstrap,
+                bootstrap: b.bootstrap.clone(),
                 network: b.network.clone(),
                 seed,
             };

@@ -82,7 +82,10 @@ pub async fn bootstrap(
             (None, Some(s)) => SearchLimit::Seconds(s),
             (None, None) => return Err(failed("a bootstrap without its search unit")),
         },
-        labeller: LabellerSettings::for_domain(&pddl_domain, params.label_max_evaluations),
+        labeller: match &params.solver {
+            Some(name) => LabellerSettings::solver(name).map_err(failed)?,
+            None => LabellerSettings::for_domain(&pddl_domain, params.label_max_evaluations),
+        },
         enough_samples: params.enough_samples as usize,
         max_rounds: params.rounds,
         plan_states_as_samples: false,
