@@ -131,6 +131,14 @@ async fn the_graphlearn_grid_runs_leave_one_out_and_reports_coverage() {
         let r = planner::search::astar(&task, h.as_mut(), planner::search::Limits::new(None, Some(120.0), None));
         assert!(best >= r.cost.unwrap() as i64, "a plan of {best} below the optimal {:?}", r.cost);
     }
+    // Tables 5.1-5.3: alpha 2 from every bootstrap, alpha 3 from the alpha-3 configurations';
+    // larger subgraphs tell more states apart: a longer vector, narrower Delta-sets.
+    let f = table(&db.pool, e, Table::Features, &Filter::default()).await.unwrap();
+    let rows: Vec<Vec<String>> = f.rows.iter().map(|r| r.iter().map(|c| c.text()).collect()).collect();
+    assert_eq!(rows.iter().map(|r| (r[1].as_str(), r[2].as_str())).collect::<Vec<_>>(), [("2", "8"), ("3", "4")]);
+    let num = |r: &Vec<String>, i: usize| r[i].parse::<f64>().unwrap();
+    assert!(num(&rows[1], 4) > num(&rows[0], 4) && num(&rows[0], 4) > 0.0, "{rows:?}");
+    assert!(num(&rows[1], 5) <= num(&rows[0], 5), "{rows:?}");
     let cov = table(&db.pool, e, Table::Coverage, &Filter::default()).await.unwrap();
     assert_eq!(cov.rows.len(), 10, "8 configurations and 2 baselines");
     for r in &cov.rows {

@@ -19,6 +19,8 @@ pub struct Bootstrap {
     pub history: serde_json::Value,
     pub seconds: f64,
     pub resumed_from: u32,
+    /// graphlearn::adjust::DeltaStats per alpha, with its `alpha` (Tables 5.1-5.3).
+    pub features: serde_json::Value,
 }
 
 /// A problem of a bootstrap, with its samples.
@@ -37,8 +39,9 @@ pub async fn insert_bootstrap(
     problems: &[Problem],
 ) -> Result<(), DbError> {
     let n = sqlx::query(
-        "INSERT INTO graph_bootstraps (job, domain, held_out, rounds, stopped, samples, history, seconds, resumed_from)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (job) DO NOTHING",
+        "INSERT INTO graph_bootstraps (job, domain, held_out, rounds, stopped, samples, history, seconds, resumed_from,
+             features)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (job) DO NOTHING",
     )
     .bind(job)
     .bind(&b.domain)
@@ -49,6 +52,7 @@ pub async fn insert_bootstrap(
     .bind(&b.history)
     .bind(b.seconds)
     .bind(b.resumed_from as i32)
+    .bind(&b.features)
     .execute(&mut *tx)
     .await?
     .rows_affected();

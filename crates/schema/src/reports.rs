@@ -23,11 +23,21 @@ pub enum Table {
     Efficiency,
     /// Trunda, section 5: coverage and IPC scores per configuration (`[[graphlearn]]`).
     Coverage,
+    /// Trunda, Tables 5.1-5.3: feature-vector length, mean Delta-set range
+    /// and mean std of h* per alpha, over the bootstraps' samples (`[[graphlearn]]`).
+    Features,
 }
 
 impl Table {
-    pub const ALL: [Table; 6] =
-        [Table::Accuracy, Table::Planning, Table::Curves, Table::Suboptimality, Table::Efficiency, Table::Coverage];
+    pub const ALL: [Table; 7] = [
+        Table::Accuracy,
+        Table::Planning,
+        Table::Curves,
+        Table::Suboptimality,
+        Table::Efficiency,
+        Table::Coverage,
+        Table::Features,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -37,6 +47,7 @@ impl Table {
             Table::Suboptimality => "suboptimality",
             Table::Efficiency => "efficiency",
             Table::Coverage => "coverage",
+            Table::Features => "features",
         }
     }
 }
@@ -128,6 +139,12 @@ fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Ve
             vec!["seeds", "problems"],
             vec!["coverage_mean", "coverage_std", "ipc_time", "ipc_length", "ipc_expansions"],
         ),
+        Table::Features => (
+            "report_features",
+            vec!["domain", "alpha"],
+            vec!["bootstraps", "samples"],
+            vec!["feature_len", "mean_range", "mean_std"],
+        ),
     }
 }
 
@@ -142,6 +159,7 @@ pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filte
         // Alphas from the most cautious down, as the paper's tables.
         Table::Suboptimality => "domain, model, alpha DESC".to_string(),
         Table::Efficiency | Table::Coverage => text.join(", "),
+        Table::Features => "domain, alpha::int".to_string(),
     };
     // A filter applies where the table has the column (a row without a
     // model or bound, a baseline, stays in).

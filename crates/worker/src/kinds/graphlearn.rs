@@ -11,6 +11,7 @@
 
 use std::time::Instant;
 
+use graphlearn::adjust::feature_delta_stats;
 use graphlearn::bootstrap::{Bootstrap, BootstrapSettings, StopReason};
 use graphlearn::ipc::RunRow;
 use graphlearn::labels::{LabelledState, LabellerSettings};
@@ -117,6 +118,20 @@ pub async fn bootstrap(
             return Ok(false);
         }
     }
+    // Tables 5.1-5.3 over this bootstrap's samples, for alpha 2 up to the configuration's.
+    let per_problem = boot.samples();
+    let alpha = c.alpha as usize;
+    let features = blocking(move || {
+        let mut out = vec![];
+        for a in 2..=alpha {
+            let stats = feature_delta_stats(&train_problems, &per_problem, a).map_err(|e| e.to_string())?;
+            let mut v = serde_json::to_value(stats).map_err(|e| e.to_string())?;
+            v["alpha"] = a.into();
+            out.push(v);
+        }
+        Ok(serde_json::Value::Array(out))
+    })
+    .await?;
     let mut samples = boot.samples().into_iter();
     let mut rows = vec![];
     for p in &problems {
@@ -143,6 +158,7 @@ pub async fn bootstrap(
         history: serde_json::to_value(boot.history()).map_err(failed)?,
         seconds: started.elapsed().as_secs_f64(),
         resumed_from,
+        features,
     };
     let mut tx = ctx.begin().await?;
     schema::graphlearn::insert_bootstrap(&mut tx, ctx.key(), &stored, &rows).await?;
