@@ -59,14 +59,15 @@ async fn the_likely_grid_learns_tests_every_alpha_and_reports_table_7() {
         let pool = db.pool.clone();
         async move { sqlx::query_as::<_, (i64,)>(sql).fetch_one(&pool).await.unwrap().0 }
     };
-    // 2 seeds x 4 iterations, each written once; the learner is its last checkpoint.
-    assert_eq!(count("SELECT count(*) FROM puzzle_iterations").await, 8);
-    assert_eq!(count("SELECT count(*) FROM puzzle_learners WHERE iterations = 4 AND resumed_from = 0").await, 2);
-    assert_eq!(count("SELECT count(*) FROM checkpoints WHERE tag = 'last' AND step = 4").await, 2);
+    // One-hot inputs: 2 seeds; PDB inputs (the 4-4 set): 1 seed; 4 iterations each,
+    // each written once; a learner is its last checkpoint.
+    assert_eq!(count("SELECT count(*) FROM puzzle_iterations").await, 12);
+    assert_eq!(count("SELECT count(*) FROM puzzle_learners WHERE iterations = 4 AND resumed_from = 0").await, 3);
+    assert_eq!(count("SELECT count(*) FROM checkpoints WHERE tag = 'last' AND step = 4").await, 3);
     // Optimal costs by IDA* with PDBs equal A* with Manhattan distance's (another search, another heuristic).
     let optimal: Vec<(String, i32)> =
         sqlx::query_as("SELECT state, cost FROM puzzle_optimal").fetch_all(&db.pool).await.unwrap();
-    assert_eq!(optimal.len(), 8);
+    assert_eq!(optimal.len(), 8, "the two blocks share their test tasks' solves");
     let d = puzzles::by_name("8-puzzle").unwrap();
     let store = puzzles::pdb::DirStore::new(std::env::temp_dir().join(format!("hfarm-kinds-{}", db.name)));
     for (state, cost) in &optimal {
@@ -75,19 +76,30 @@ async fn the_likely_grid_learns_tests_every_alpha_and_reports_table_7() {
         let r = d.solve(&start, "manhattan", SearchKind::AStar, &Limits::default(), src).unwrap();
         assert_eq!(r.cost, Some(*cost as u32), "{state}");
     }
-    // 2 learners x 8 tasks x 3 alphas; no plan below the optimal cost.
-    assert_eq!(count("SELECT count(*) FROM puzzle_test_runs").await, 48);
+    // (2 + 1) learners x 8 tasks x 3 alphas; no plan below the optimal cost.
+    assert_eq!(count("SELECT count(*) FROM puzzle_test_runs").await, 72);
     assert_eq!(count("SELECT count(*) FROM puzzle_test_runs WHERE cost < optimal").await, 0);
     assert_eq!(count("SELECT count(*) FROM puzzle_test_runs WHERE (cost IS NULL) <> (status <> 'solved')").await, 0);
     let sub = table(&db.pool, e, Table::Suboptimality, &Filter::default()).await.unwrap();
-    let alphas: Vec<String> = sub.rows.iter().map(|r| r[2].text()).collect();
-    assert_eq!(alphas, ["0.95", "0.5", "0.05"], "most cautious first");
-    for r in &sub.rows {
-        assert_eq!((r[3].text(), r[4].text()), ("2".to_string(), "16".to_string()), "seeds and tasks: {r:?}");
-    }
+    let rows: Vec<Vec<String>> = sub.rows.iter().map(|r| r.iter().map(|c| c.text()).collect()).collect();
+    let keys: Vec<(&str, &str, &str, &str)> =
+        rows.iter().map(|r| (r[2].as_str(), r[3].as_str(), r[4].as_str(), r[5].as_str())).collect();
+    assert_eq!(
+        keys,
+        [
+            ("one_hot", "0.95", "2", "16"),
+            ("one_hot", "0.5", "2", "16"),
+            ("one_hot", "0.05", "2", "16"),
+            ("pdb:4-4", "0.95", "1", "8"),
+            ("pdb:4-4", "0.5", "1", "8"),
+            ("pdb:4-4", "0.05", "1", "8"),
+        ],
+        "inputs, alpha (most cautious first), seeds, tasks"
+    );
     let eff = table(&db.pool, e, Table::Efficiency, &Filter::default()).await.unwrap();
-    assert_eq!(eff.rows.len(), 1);
-    assert_eq!((eff.rows[0][3].text(), eff.rows[0][4].text()), ("32".to_string(), "48".to_string()));
+    let rows: Vec<Vec<String>> = eff.rows.iter().map(|r| r.iter().map(|c| c.text()).collect()).collect();
+    let counts: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[2].as_str(), r[4].as_str(), r[5].as_str())).collect();
+    assert_eq!(counts, [("one_hot", "32", "48"), ("pdb:4-4", "16", "24")], "inputs, training tasks, test tasks");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -4,7 +4,9 @@
 //!
 //! ```toml
 //! [[likely]]
-//! domain = "15-puzzle"            # a sliding-tile puzzle (one-hot inputs)
+//! domain = "15-puzzle"            # a sliding-tile puzzle, N-pancake or N-blocksworld
+//! inputs = "one_hot"              # sliding tiles; or "pdb": PDB values as features,
+//! # patterns = "marom-rosman"     # from this pattern set (default: the paper's, else the domain's first)
 //! settings = "paper"              # or "tiny" (likely::Settings presets)
 //! model = "quantile"              # or "mean" (the tables' N/A rows)
 //! iterations = 50                 # NumIter
@@ -48,6 +50,18 @@ pub enum Rule {
     Mean,
 }
 
+/// The network's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Inputs {
+    /// One-hot tiles (the paper's 15-puzzle representation).
+    OneHot,
+    /// The values of a pattern set's PDBs and their group sums, with the
+    /// domain's extra features (the paper's 24-puzzle, 24-pancake and
+    /// 15-blocksworld representations: `likely::features`).
+    Pdb,
+}
+
 /// Limits of one IDA* search: seconds, generated nodes, or both (None: none).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -89,6 +103,11 @@ fn default_walk_seed() -> u64 {
 #[serde(deny_unknown_fields)]
 pub struct Block {
     pub domain: String,
+    #[serde(default = "default_inputs")]
+    pub inputs: Inputs,
+    /// The pattern set of PDB inputs (`puzzles::pdb::sets`).
+    #[serde(default)]
+    pub patterns: Option<String>,
     #[serde(default = "default_preset")]
     pub settings: Preset,
     #[serde(default = "default_rule")]
@@ -106,6 +125,9 @@ pub struct Block {
     pub test_limits: SearchLimits,
 }
 
+fn default_inputs() -> Inputs {
+    Inputs::OneHot
+}
 fn default_preset() -> Preset {
     Preset::Paper
 }
@@ -113,16 +135,30 @@ fn default_rule() -> Rule {
     Rule::Quantile
 }
 
-/// The puzzle a block names, or why not.
+/// The sliding-tile puzzle a name names, or why not.
 pub fn tiles(domain: &str) -> Result<SlidingTile, String> {
     match SlidingTile::from_name(domain) {
         Some(Ok(d)) => Ok(d),
         Some(Err(e)) => Err(e.to_string()),
         None => Err(format!(
-            "`{domain}`: expected a sliding-tile puzzle (8-puzzle, 15-puzzle, 24-puzzle or WxH-puzzle); \
-             the PDB-feature representations of pancake and blocksworld are not an experiment kind yet"
+            "`{domain}`: one-hot inputs need a sliding-tile puzzle (8-puzzle, 15-puzzle, 24-puzzle or WxH-puzzle); \
+             give inputs = \"pdb\" for pancakes and blocksworld"
         )),
     }
+}
+
+/// The pattern set PDB inputs use on `domain`: `given`, else the paper's
+/// (`marom-rosman`) where the domain has it, else the domain's first.
+pub fn pattern_set(domain: &str, given: Option<&str>) -> Result<&'static str, String> {
+    let sets: Vec<&str> = puzzles::pdb::sets::for_domain(domain).map(|s| s.name).collect();
+    let chosen = match given {
+        Some(name) => sets.iter().find(|s| **s == name).copied(),
+        None => sets.iter().find(|s| **s == "marom-rosman").or(sets.first()).copied(),
+    };
+    chosen.ok_or_else(|| match given {
+        Some(name) => format!("the {domain} has no pattern set `{name}`; it has: {}", sets.join(", ")),
+        None => format!("the {domain} has no pattern set; PDB inputs need one (`puzzles::pdb::sets`)"),
+    })
 }
 
 /// One test task: its start state as cells (`tiles[pos]`, 0 the blank).
@@ -145,16 +181,21 @@ impl Block {
         }
     }
 
+    /// The pattern set of PDB inputs (None: one-hot inputs).
+    pub fn pdb_patterns(&self) -> Result<Option<&'static str>, String> {
+        match self.inputs {
+            Inputs::OneHot => Ok(None),
+            Inputs::Pdb => pattern_set(&self.domain, self.patterns.as_deref()).map(Some),
+        }
+    }
+
     /// The test tasks, in order (deterministic: sets by id, walks by seed).
     pub fn test_tasks(&self) -> Result<Vec<TestTask>, String> {
-        let d = tiles(&self.domain)?;
+        let d = puzzles::by_name(&self.domain).map_err(|e| e.to_string())?;
         match (&self.test.set, self.test.walks) {
-            (Some(set), None) => set_tasks(&d, set),
+            (Some(set), None) => set_tasks(&tiles(&self.domain)?, set),
             (None, Some(n)) => Ok((0..n as u64)
-                .map(|k| {
-                    let s = puzzles::walk::random_walk(&d, self.test.length, self.test.seed + k);
-                    TestTask { cells: s.cells().to_vec() }
-                })
+                .map(|k| TestTask { cells: d.random_walk(self.test.length, self.test.seed + k).cells().to_vec() })
                 .collect()),
             _ => Err("give exactly one of `set` and `walks`".into()),
         }
@@ -162,7 +203,18 @@ impl Block {
 
     /// Checks what serde cannot; `at` is the block's key path.
     pub fn check(&self, at: &str) -> Result<(), String> {
-        tiles(&self.domain).map_err(|e| format!("{at}.domain: {e}"))?;
+        puzzles::by_name(&self.domain).map_err(|e| format!("{at}.domain: {e}"))?;
+        match self.inputs {
+            Inputs::OneHot if self.patterns.is_some() => {
+                return Err(format!("{at}.patterns: only PDB inputs (inputs = \"pdb\") read a pattern set"))
+            }
+            Inputs::OneHot => {
+                tiles(&self.domain).map_err(|e| format!("{at}.domain: {e}"))?;
+            }
+            Inputs::Pdb => {
+                self.pdb_patterns().map_err(|e| format!("{at}.patterns: {e}"))?;
+            }
+        }
         if self.iterations == 0 {
             return Err(format!("{at}.iterations: must be at least 1"));
         }
@@ -235,6 +287,7 @@ fn set_tasks(d: &SlidingTile, set: &str) -> Result<Vec<TestTask>, String> {
 pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
     // A checked block has tasks; an unchecked one expands to its learners only.
     let tasks = b.test_tasks().unwrap_or_default();
+    let pdb_inputs = b.pdb_patterns().ok().flatten().map(str::to_string);
     let solves: Vec<(String, JobKey)> = tasks
         .iter()
         .map(|t| {
@@ -246,6 +299,7 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
     for &seed in &b.seeds.0 {
         let learn = JobSpec::PuzzleLearn {
             domain: b.domain.clone(),
+            pdb_inputs: pdb_inputs.clone(),
             settings: b.settings,
             model: b.model,
             iterations: b.iterations,
@@ -257,6 +311,7 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
             for (state, sk) in &solves {
                 let spec = JobSpec::PuzzleTest {
                     domain: b.domain.clone(),
+                    pdb_inputs: pdb_inputs.clone(),
                     state: state.clone(),
                     alpha,
                     limits: b.test_limits,
@@ -303,6 +358,12 @@ mod tests {
         let base = "settings = 'tiny'\niterations = 2\nseeds = [1]\n";
         let cases = [
             ("domain = 'pancake-24'\nalphas = [0.5]\ntest = { walks = 2 }", "likely[0].domain"),
+            ("domain = '24-pancake'\nalphas = [0.5]\ntest = { walks = 2 }", "give inputs = \"pdb\""),
+            (
+                "domain = '8-puzzle'\ninputs = 'pdb'\npatterns = 'x'\nalphas = [0.5]\ntest = { walks = 2 }",
+                "no pattern set `x`",
+            ),
+            ("domain = '8-puzzle'\npatterns = '4-4'\nalphas = [0.5]\ntest = { walks = 2 }", "likely[0].patterns"),
             ("domain = '8-puzzle'\nalphas = [1.5]\ntest = { walks = 2 }", "likely[0].alphas[0]"),
             ("domain = '8-puzzle'\ntest = { walks = 2 }", "likely[0].alphas"),
             ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { set = 'korf100' }", "a set of 15-puzzle states"),
@@ -313,6 +374,9 @@ mod tests {
             let e = block(&format!("{base}{text}\n")).unwrap_err();
             assert!(e.contains(expected), "{text}: {e}");
         }
+        let pancake =
+            block(&format!("{base}domain = '24-pancake'\ninputs = 'pdb'\nalphas = [0.5]\ntest = {{ walks = 2 }}\n"));
+        assert_eq!(pancake.unwrap().pdb_patterns().unwrap(), Some("marom-rosman"));
         let korf = block(&format!("{base}domain = '15-puzzle'\nalphas = [0.5]\ntest = {{ set = 'korf100:1-10' }}\n"));
         assert_eq!(korf.unwrap().test_tasks().unwrap().len(), 10);
     }

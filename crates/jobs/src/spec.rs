@@ -80,12 +80,30 @@ pub enum JobSpec {
     Noop { id: u64 },
     /// LearnHeuristicPrac (Marom & Rosman) for `iterations` outer
     /// iterations; checkpointed after each ([`crate::likely`]).
-    PuzzleLearn { domain: String, settings: Preset, model: Rule, iterations: u32, seed: u64, limits: SearchLimits },
+    PuzzleLearn {
+        domain: String,
+        /// PDB inputs from this pattern set; None: one-hot tiles.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pdb_inputs: Option<String>,
+        settings: Preset,
+        model: Rule,
+        iterations: u32,
+        seed: u64,
+        limits: SearchLimits,
+    },
     /// The optimal cost of a test task: IDA* with the domain's PDBs.
     PuzzleSolve { domain: String, state: String },
     /// IDA* with a learned heuristic on one test task under one alpha
     /// (None: yhat). Inputs: the learn job, then the task's solve job.
-    PuzzleTest { domain: String, state: String, alpha: Option<f64>, limits: SearchLimits },
+    PuzzleTest {
+        domain: String,
+        /// As the learner's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pdb_inputs: Option<String>,
+        state: String,
+        alpha: Option<f64>,
+        limits: SearchLimits,
+    },
     /// Trunda's bootstrap (Algorithm 1) for one configuration over the
     /// problems, without `held_out` when set; checkpointed after each round
     /// ([`crate::graphlearn`]).

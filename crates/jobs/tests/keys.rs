@@ -105,6 +105,7 @@ fn puzzle_and_graph_keys_are_pinned() {
     use jobs::likely::{Preset, Rule, SearchLimits};
     let learn = JobSpec::PuzzleLearn {
         domain: "8-puzzle".into(),
+        pdb_inputs: None,
         settings: Preset::Tiny,
         model: Rule::Quantile,
         iterations: 4,
@@ -118,6 +119,7 @@ fn puzzle_and_graph_keys_are_pinned() {
     assert_eq!(key(learn, &[]), "794481daa033aee9468c84a6f386125e");
     let test = JobSpec::PuzzleTest {
         domain: "8-puzzle".into(),
+        pdb_inputs: None,
         state: "1 2 5 4 0 3 6 8 7".into(),
         alpha: Some(0.95),
         limits: SearchLimits::default(),

@@ -288,14 +288,16 @@ pub(crate) fn is_pdb(name: &str) -> bool {
 }
 
 /// The PDB heuristic `name` names for `d`, its PDBs loaded or built.
-pub(crate) fn pdb_heuristic<D: Registered>(
+pub fn pdb_heuristic<D: Registered>(
     d: &D,
     name: &str,
     src: PdbSource,
 ) -> Result<(PdbHeuristic, Vec<PdbUse>), PuzzleError> {
     let arg = name.strip_prefix("pdb").unwrap_or_default().trim_start_matches(':');
+    // A set's name first: `4-4` names the 8-puzzle's set, not a pattern.
+    let named = sets::for_domain(d.name()).any(|s| s.name == arg);
     let (groups, reflect): (Vec<Vec<Vec<u8>>>, bool) =
-        if arg.is_empty() || !arg.starts_with(|c: char| c.is_ascii_digit()) {
+        if arg.is_empty() || named || !arg.starts_with(|c: char| c.is_ascii_digit()) {
             let set = if arg.is_empty() {
                 sets::for_domain(d.name()).next().ok_or_else(|| {
                     PuzzleError::Unknown(format!(
@@ -385,6 +387,22 @@ fn report<D: Domain>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set whose name starts with a digit (the 8-puzzle's `4-4`) is that
+    /// set, not a pattern list.
+    #[test]
+    fn pattern_sets_are_found_by_name_before_patterns() {
+        let d = SlidingTile::new(3, 3).unwrap();
+        let store = crate::pdb::MemStore::default();
+        let src = PdbSource { store: &store, threads: 1, cache: None };
+        let (named, _) = pdb_heuristic(&d, "pdb:4-4", src).unwrap();
+        let (default, _) = pdb_heuristic(&d, "pdb", src).unwrap();
+        assert_eq!(named.maxima().len(), 2);
+        for seed in 0..20 {
+            let s = crate::walk::random_walk(&d, 40, seed);
+            assert_eq!(named.value(&s), default.value(&s));
+        }
+    }
 
     #[test]
     fn names_open_the_right_domains_and_unknown_names_are_errors() {

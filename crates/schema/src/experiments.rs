@@ -99,10 +99,12 @@ impl JobAxes {
                 JobAxes { domain: Some(domain.clone()), split: test(), bound: Some(text(bound)), ..JobAxes::default() }
             }
             JobSpec::Noop { .. } => JobAxes::default(),
-            JobSpec::PuzzleLearn { domain, model, seed, .. } => JobAxes {
+            // The learner's inputs go in the heuristic column: what the network reads.
+            JobSpec::PuzzleLearn { domain, pdb_inputs, model, seed, .. } => JobAxes {
                 domain: Some(domain.clone()),
                 seed: i64::try_from(*seed).ok(),
                 model: Some(text(model)),
+                heuristic: Some(pdb_inputs.as_ref().map_or("one_hot".into(), |set| format!("pdb:{set}"))),
                 ..JobAxes::default()
             },
             JobSpec::PuzzleSolve { domain, .. } => {

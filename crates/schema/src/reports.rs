@@ -123,13 +123,13 @@ fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Ve
         }
         Table::Suboptimality => (
             "report_suboptimality",
-            vec!["domain", "model", "alpha"],
+            vec!["domain", "model", "inputs", "alpha"],
             vec!["seeds", "tasks", "solved"],
             vec!["time_mean", "generated_mean", "suboptimality_pct", "optimal_pct"],
         ),
         Table::Efficiency => (
             "report_efficiency",
-            vec!["domain", "model"],
+            vec!["domain", "model", "inputs"],
             vec!["seeds", "train_tasks", "test_tasks"],
             vec!["train_solved_pct", "test_solved_pct"],
         ),
@@ -157,7 +157,7 @@ pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filte
         // Baselines (no model) last within a domain.
         Table::Accuracy | Table::Planning => format!("domain, model IS NULL, {}", text[1..].join(", ")),
         // Alphas from the most cautious down, as the paper's tables.
-        Table::Suboptimality => "domain, model, alpha DESC".to_string(),
+        Table::Suboptimality => "domain, model, inputs, alpha DESC".to_string(),
         Table::Efficiency | Table::Coverage => text.join(", "),
         Table::Features => "domain, alpha::int".to_string(),
     };

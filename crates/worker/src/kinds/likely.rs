@@ -5,6 +5,10 @@
 //! finished iteration; `puzzle_solve` finds a test task's optimal cost with
 //! IDA* and the domain's PDBs (built once for the farm: `pdb_store`);
 //! `puzzle_test` solves a task with the learned heuristic under one alpha.
+//! A learner reads one-hot tiles or the PDB values of a pattern set (the
+//! paper's 24-puzzle, pancake and blocksworld inputs), its PDBs from the
+//! same store; [`with_features`] opens the domain and its features once per
+//! blocking call and hands both, statically typed, to the work.
 //!
 //! These run on the worker's blocking threads, not in an isolated child
 //! process: a learner is checkpointed like a training, and the hand-written
@@ -14,13 +18,16 @@ use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use jobs::likely::{tiles, Preset, Rule as JobRule, SearchLimits};
-use likely::features::{Features, OneHotTiles};
+use likely::features::{BlocksPdbFeatures, Features, OneHotTiles, PancakePdbFeatures, PdbLookups, TilePdbFeatures};
 use likely::heuristic::Rule;
-use likely::prac::Learner;
+use likely::prac::{IterationReport, Learner};
 use likely::settings::{Model, Settings};
-use likely::test::{solve_tests, TestTask};
-use puzzles::registry::{PdbCache, PdbSource};
+use likely::test::{solve_tests, TestResult, TestTask};
+use puzzles::blocks::Blocksworld;
+use puzzles::pancake::Pancake;
+use puzzles::registry::{pdb_heuristic, PdbCache, PdbSource, Registered};
 use puzzles::search::{Limits, SearchKind, Status};
+use puzzles::tiles::SlidingTile;
 use puzzles::Domain;
 use schema::likely::{Iteration, Optimal, TestRun};
 use schema::training::{self, Tag};
@@ -32,13 +39,13 @@ use crate::pdb_store::DbPdbStore;
 /// them once (the 15-puzzle's 7-8 partition is hundreds of MiB).
 static PDBS: LazyLock<PdbCache> = LazyLock::new(PdbCache::default);
 
-fn settings(preset: Preset, rule: JobRule, iterations: u32) -> Result<Settings, JobError> {
+fn settings(preset: Preset, rule: JobRule, iterations: u32, pdb_inputs: bool) -> Result<Settings, JobError> {
     let model = match rule {
         JobRule::Quantile => Model::Quantile,
         JobRule::Mean => Model::Mean,
     };
     let base = match preset {
-        Preset::Paper => Settings::paper(model, false),
+        Preset::Paper => Settings::paper(model, pdb_inputs),
         Preset::Tiny => Settings::tiny(model),
     };
     let s = Settings { num_iter: iterations, ..base };
@@ -54,34 +61,107 @@ fn limits(l: SearchLimits, default_time: Option<Duration>) -> Limits {
     }
 }
 
+/// What runs with a job's domain and features, statically typed.
+trait WithFeatures: Send {
+    type Out: Send;
+    fn run<D: Domain, F: Features>(self, d: &D, features: &mut F) -> Result<Self::Out, String>;
+}
+
+/// Opens `domain` with its inputs (one-hot tiles, or the PDB values of
+/// `pdb_inputs`' pattern set, PDBs from the farm's store) and hands both to `v`.
+fn with_features<V: WithFeatures>(
+    domain: &str,
+    pdb_inputs: Option<&str>,
+    store: &DbPdbStore,
+    v: V,
+) -> Result<V::Out, String> {
+    let src = PdbSource { store, threads: 1, cache: Some(&PDBS) };
+    let Some(set) = pdb_inputs else {
+        let d = tiles(domain)?;
+        return v.run(&d, &mut OneHotTiles::new(&d));
+    };
+    fn lookups<D: Registered>(d: &D, set: &str, src: PdbSource) -> Result<PdbLookups, String> {
+        let groups = PdbLookups::group_sizes(puzzles::pdb::sets::by_name(d.name(), set).map_err(|e| e.to_string())?);
+        let (h, _) = pdb_heuristic(d, &format!("pdb:{set}"), src).map_err(|e| e.to_string())?;
+        PdbLookups::new(h, groups).map_err(|e| e.to_string())
+    }
+    let err = |e: puzzles::PuzzleError| e.to_string();
+    let shape = |e: likely::LikelyError| e.to_string();
+    if let Some(d) = SlidingTile::from_name(domain) {
+        let d = d.map_err(err)?;
+        let mut f = TilePdbFeatures::new(&d, lookups(&d, set, src)?).map_err(shape)?;
+        v.run(&d, &mut f)
+    } else if let Some(d) = Pancake::from_name(domain) {
+        let d = d.map_err(err)?;
+        let mut f = PancakePdbFeatures::new(d.size(), lookups(&d, set, src)?).map_err(shape)?;
+        v.run(&d, &mut f)
+    } else if let Some(d) = Blocksworld::from_name(domain) {
+        let d = d.map_err(err)?;
+        let mut f = BlocksPdbFeatures::new(d.size(), lookups(&d, set, src)?).map_err(shape)?;
+        v.run(&d, &mut f)
+    } else {
+        Err(format!("no PDB inputs for the domain `{domain}`"))
+    }
+}
+
+/// The network's input width: the features'.
+struct Width;
+
+impl WithFeatures for Width {
+    type Out = usize;
+    fn run<D: Domain, F: Features>(self, _: &D, features: &mut F) -> Result<usize, String> {
+        Ok(features.inputs())
+    }
+}
+
+/// One outer iteration of a learner.
+struct Iterate {
+    learner: Learner,
+    settings: Settings,
+    limits: Limits,
+}
+
+impl WithFeatures for Iterate {
+    type Out = (Learner, IterationReport);
+    fn run<D: Domain, F: Features>(mut self, d: &D, features: &mut F) -> Result<Self::Out, String> {
+        let r = self.learner.iteration(d, features, &self.settings, &self.limits).map_err(|e| e.to_string())?;
+        Ok((self.learner, r))
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 pub async fn learn(
     ctx: &Ctx<'_>,
     domain: String,
+    pdb_inputs: Option<String>,
     preset: Preset,
     rule: JobRule,
     iterations: u32,
     seed: u64,
     search: SearchLimits,
 ) -> Result<bool, JobError> {
-    let d = tiles(&domain).map_err(failed)?;
-    let settings = settings(preset, rule, iterations)?;
-    let limits = limits(search, Some(Settings::paper_time_limit(false)));
-    let inputs = OneHotTiles::new(&d).inputs();
+    let settings = settings(preset, rule, iterations, pdb_inputs.is_some())?;
+    let limits = limits(search, Some(Settings::paper_time_limit(pdb_inputs.is_some())));
+    let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
     let mut learner = match training::checkpoint(ctx.pool, ctx.key(), Tag::Last).await? {
         Some(c) => serde_json::from_slice::<Learner>(&c.weights)
             .map_err(|e| failed(format!("the last checkpoint does not read back: {e}")))?,
-        None => Learner::new(&settings, inputs, seed).map_err(failed)?,
+        None => {
+            // The network's width is the features' (PDB inputs: once the PDBs are loaded).
+            let (d, p, st, s2) = (domain.clone(), pdb_inputs.clone(), store.clone(), settings.clone());
+            blocking(move || {
+                let inputs = with_features(&d, p.as_deref(), &st, Width)?;
+                Learner::new(&s2, inputs, seed).map_err(|e| e.to_string())
+            })
+            .await?
+        }
     };
     let resumed_from = learner.iteration;
     let started = Instant::now();
     while learner.iteration < iterations {
-        let (d, settings) = (d.clone(), settings.clone());
-        let (next, report) = blocking(move || {
-            let mut features = OneHotTiles::new(&d);
-            let r = learner.iteration(&d, &mut features, &settings, &limits).map_err(|e| e.to_string())?;
-            Ok((learner, r))
-        })
-        .await?;
+        let (d, p, st) = (domain.clone(), pdb_inputs.clone(), store.clone());
+        let step = Iterate { learner, settings: settings.clone(), limits };
+        let (next, report) = blocking(move || with_features(&d, p.as_deref(), &st, step)).await?;
         learner = next;
         let state = serde_json::to_vec(&learner).map_err(failed)?;
         let checkpoint = training::Checkpoint {
@@ -127,9 +207,31 @@ pub async fn solve(ctx: &Ctx<'_>, domain: String, state: String) -> Result<bool,
     ctx.complete(tx).await
 }
 
+/// One test task under one rule.
+struct Test {
+    learner: Learner,
+    state: String,
+    optimal: u32,
+    rule: Rule,
+    limits: Limits,
+}
+
+impl WithFeatures for Test {
+    type Out = TestResult;
+    fn run<D: Domain, F: Features>(self, d: &D, features: &mut F) -> Result<TestResult, String> {
+        let cells = puzzles::state::parse_numbers(&self.state, d.size()).map_err(|e| e.to_string())?;
+        let start = d.state_from_cells(&cells).map_err(|e| e.to_string())?;
+        let task = [TestTask { start, optimal: self.optimal }];
+        let mut r =
+            solve_tests(d, &self.learner.ffnn, features, &task, self.rule, &self.limits).map_err(|e| e.to_string())?;
+        r.pop().ok_or_else(|| "no test result".to_string())
+    }
+}
+
 pub async fn test(
     ctx: &Ctx<'_>,
     domain: String,
+    pdb_inputs: Option<String>,
     state: String,
     alpha: Option<f64>,
     search: SearchLimits,
@@ -142,20 +244,17 @@ pub async fn test(
     let stored = training::checkpoint(ctx.pool, &learner_job, Tag::Last)
         .await?
         .ok_or_else(|| failed(format!("input {learner_job} has no learner")))?;
-    let d = tiles(&domain).map_err(failed)?;
-    let limits = limits(search, None);
-    let s = state.clone();
-    let result = blocking(move || {
-        let learner: Learner = serde_json::from_slice(&stored.weights).map_err(|e| e.to_string())?;
-        let cells = puzzles::state::parse_numbers(&s, d.size()).map_err(|e| e.to_string())?;
-        let start = d.state_from_cells(&cells).map_err(|e| e.to_string())?;
-        let rule = alpha.map_or(Rule::Mean, Rule::test);
-        let mut features = OneHotTiles::new(&d);
-        let task = [TestTask { start, optimal }];
-        let mut r = solve_tests(&d, &learner.ffnn, &mut features, &task, rule, &limits).map_err(|e| e.to_string())?;
-        r.pop().ok_or_else(|| "no test result".to_string())
-    })
-    .await?;
+    let learner: Learner = serde_json::from_slice(&stored.weights).map_err(failed)?;
+    let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
+    let test = Test {
+        learner,
+        state: state.clone(),
+        optimal,
+        rule: alpha.map_or(Rule::Mean, Rule::test),
+        limits: limits(search, None),
+    };
+    let d = domain.clone();
+    let result = blocking(move || with_features(&d, pdb_inputs.as_deref(), &store, test)).await?;
     let run = TestRun {
         learner: learner_job,
         domain,

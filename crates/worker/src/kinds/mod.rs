@@ -41,11 +41,13 @@ pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str, isolation: &Iso
         }
         JobSpec::Evaluate { domain, bound } => evaluate::run(&ctx, domain, bound).await,
         JobSpec::Noop { .. } => noop::run(&ctx).await,
-        JobSpec::PuzzleLearn { domain, settings, model, iterations, seed, limits } => {
-            likely::learn(&ctx, domain, settings, model, iterations, seed, limits).await
+        JobSpec::PuzzleLearn { domain, pdb_inputs, settings, model, iterations, seed, limits } => {
+            likely::learn(&ctx, domain, pdb_inputs, settings, model, iterations, seed, limits).await
         }
         JobSpec::PuzzleSolve { domain, state } => likely::solve(&ctx, domain, state).await,
-        JobSpec::PuzzleTest { domain, state, alpha, limits } => likely::test(&ctx, domain, state, alpha, limits).await,
+        JobSpec::PuzzleTest { domain, pdb_inputs, state, alpha, limits } => {
+            likely::test(&ctx, domain, pdb_inputs, state, alpha, limits).await
+        }
         JobSpec::GraphBootstrap {
             domain,
             domain_pddl,
