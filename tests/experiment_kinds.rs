@@ -119,8 +119,10 @@ async fn the_graphlearn_grid_runs_leave_one_out_and_reports_coverage() {
                  WHERE r.learned AND r.samples <> (SELECT sum(jsonb_array_length(q.samples)) FROM graph_problems q
                                                    WHERE q.job = i.input) - jsonb_array_length(p.samples)";
     assert_eq!(count(leaks).await, 0);
-    // 8 configurations x 6 folds, 2 baselines x 6 problems; every solved plan validated.
-    assert_eq!(count("SELECT count(*) FROM graph_runs WHERE learned").await, 48);
+    // 8 configurations x 6 folds, each also adjusted (h_min), 2 baselines x 6
+    // problems; every solved plan validated.
+    assert_eq!(count("SELECT count(*) FROM graph_runs WHERE learned AND configuration NOT LIKE '%:min'").await, 48);
+    assert_eq!(count("SELECT count(*) FROM graph_runs WHERE learned AND configuration LIKE '%:min'").await, 48);
     assert_eq!(count("SELECT count(*) FROM graph_runs WHERE NOT learned").await, 12);
     assert_eq!(
         count("SELECT count(*) FROM graph_runs WHERE solved AND (run->>'plan_valid')::bool IS NOT TRUE").await,
@@ -152,7 +154,7 @@ async fn the_graphlearn_grid_runs_leave_one_out_and_reports_coverage() {
     assert!(num(&rows[1], 4) > num(&rows[0], 4) && num(&rows[0], 4) > 0.0, "{rows:?}");
     assert!(num(&rows[1], 5) <= num(&rows[0], 5), "{rows:?}");
     let cov = table(&db.pool, e, Table::Coverage, &Filter::default()).await.unwrap();
-    assert_eq!(cov.rows.len(), 10, "8 configurations and 2 baselines");
+    assert_eq!(cov.rows.len(), 18, "8 configurations, 8 adjusted, and 2 baselines");
     for r in &cov.rows {
         assert_eq!(r[4].text(), "6", "problems: {r:?}");
     }

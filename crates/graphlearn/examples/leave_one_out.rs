@@ -148,6 +148,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         max_evaluations: Some(a.evals),
         baselines: vec!["ff".into(), "goalcount".into()],
         seed: 1,
+        adjustments: vec![],
     };
     let t = Instant::now();
     let result = leave_one_out(&problems, &SampleSource::Given(samples), &settings)?;

@@ -27,6 +27,7 @@ use planner::search::{Limits, SearchResult};
 use planner::state::initial_state;
 use planner::successors::{apply, SuccessorGenerator};
 
+use crate::adjust::{delta_sets, Adjusted, Adjustment, DeltaSets};
 use crate::bootstrap::{Bootstrap, BootstrapSettings};
 use crate::features::{ff_values, FeatureCounter, StateFeatures};
 use crate::hash::mix;
@@ -90,6 +91,11 @@ pub struct ProtocolSettings {
     /// Baseline heuristics for A*, by planner name.
     pub baselines: Vec<String>,
     pub seed: u64,
+    /// Also search with each learned network adjusted by the Delta-sets of
+    /// its fold's training samples (h_min, h_avg, h_shift: rows named
+    /// `a3-logmse+ff:min`).
+    #[serde(default)]
+    pub adjustments: Vec<Adjustment>,
 }
 
 impl ProtocolSettings {
@@ -106,6 +112,7 @@ impl ProtocolSettings {
             max_evaluations: Some(5_000_000),
             baselines: vec!["ff".into(), "goalcount".into()],
             seed: 0,
+            adjustments: vec![],
         }
     }
 
@@ -281,6 +288,7 @@ fn train_config(
 
 fn run_fold_prepared(
     problems: &[Problem],
+    samples: &[Vec<LabelledState>],
     prepared: &Prepared,
     held_out: usize,
     settings: &ProtocolSettings,
@@ -299,6 +307,23 @@ fn run_fold_prepared(
         rr.states_with_unknown = h.stats().states_with_unknown;
         rr.unknown_occurrences = h.stats().unknown_occurrences;
         rows.push(rr);
+        if settings.adjustments.is_empty() {
+            continue;
+        }
+        // The Delta-sets of this network over the fold's training samples.
+        let mut sets = DeltaSets::new();
+        for (p, list) in problems.iter().zip(samples).enumerate().filter(|(i, _)| *i != held_out).map(|(_, x)| x) {
+            delta_sets(&mut LearnedHeuristic::new(&model, p)?, p.words(), list, &mut sets);
+        }
+        let table = sets.table();
+        for &mode in &settings.adjustments {
+            let mut h = Adjusted::new(LearnedHeuristic::new(&model, problem)?, &table, mode);
+            let r = astar(problem.task(), &mut h, settings.limits());
+            let mut rr = row(problem, &format!("{}:{}", ms.name(), mode.name()), &r);
+            rr.states_with_unknown = h.inner().stats().states_with_unknown;
+            rr.unknown_occurrences = h.inner().stats().unknown_occurrences;
+            rows.push(rr);
+        }
     }
     rows.extend(run_baselines(problem, settings)?);
     let samples = prepared.per_problem.iter().enumerate().filter(|(p, _)| *p != held_out).map(|(_, l)| l.len()).sum();
@@ -358,7 +383,7 @@ pub fn run_fold(
     let (alpha, ff) = max_needs(settings)?;
     let samples = fold_samples(problems, held_out, source)?;
     let prepared = prepare(problems, &samples, alpha, ff)?;
-    run_fold_prepared(problems, &prepared, held_out, settings)
+    run_fold_prepared(problems, &samples, &prepared, held_out, settings)
 }
 
 /// Every fold, the rows and the IPC scores per configuration.
@@ -371,17 +396,17 @@ pub fn leave_one_out(
     let (alpha, ff) = max_needs(settings)?;
     // Given samples are counted once for all folds.
     let shared = match source {
-        SampleSource::Given(s) => Some(prepare(problems, s, alpha, ff)?),
+        SampleSource::Given(s) => Some((s, prepare(problems, s, alpha, ff)?)),
         SampleSource::BootstrapPerFold(_) => None,
     };
     let mut folds = vec![];
     for held_out in 0..problems.len() {
         let fold = match &shared {
-            Some(p) => {
+            Some((samples, p)) => {
                 if problems.len() < 2 {
                     return Err(Error::Input("leave-one-out needs 2 or more problems".into()));
                 }
-                run_fold_prepared(problems, p, held_out, settings)?
+                run_fold_prepared(problems, samples, p, held_out, settings)?
             }
             None => run_fold(problems, source, held_out, settings)?,
         };

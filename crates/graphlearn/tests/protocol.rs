@@ -21,6 +21,7 @@ fn settings(configurations: Vec<Configuration>) -> ProtocolSettings {
         max_evaluations: Some(50_000),
         baselines: vec!["ff".into(), "goalcount".into()],
         seed: 3,
+        adjustments: vec![],
     }
 }
 
@@ -54,6 +55,25 @@ fn leave_one_out_runs_end_to_end() {
     // Rows and scores serialise for a farm's result tables.
     let text = serde_json::to_string(&result.rows).unwrap();
     assert!(text.contains("\"configuration\":\"a2-logmse+ff\""));
+}
+
+/// A fold with the Delta-set adjustments searches once more per
+/// adjustment, each row named after its network and adjustment.
+#[test]
+fn a_fold_searches_with_each_adjustment() {
+    use graphlearn::adjust::Adjustment;
+    let problems = blocks(&[4, 5, 5, 6], 81);
+    let samples =
+        problems.iter().enumerate().map(|(i, p)| plan_samples(p, &goodtower(), 6, 10, i as u64).unwrap()).collect();
+    let mut s = settings(vec![Configuration { alpha: 2, loss: Loss::Mse, ff_input: false }]);
+    s.adjustments = vec![Adjustment::Min, Adjustment::Avg, Adjustment::Shift];
+    s.baselines = vec![];
+    let fold = run_fold(&problems, &SampleSource::Given(samples), 3, &s).unwrap();
+    let names: Vec<&str> = fold.rows.iter().map(|r| r.configuration.as_str()).collect();
+    assert_eq!(names, ["a2-mse", "a2-mse:min", "a2-mse:avg", "a2-mse:shift"]);
+    for r in &fold.rows {
+        assert!(r.solved && r.plan_valid == Some(true), "{r:?}");
+    }
 }
 
 #[test]

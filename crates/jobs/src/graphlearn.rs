@@ -15,6 +15,7 @@
 //! losses = ["mse", "log_mse"]
 //! ff_input = [false, true]
 //! samples = "shared"          # one bootstrap over every problem; or "per_fold"
+//! adjustments = ["min", "avg", "shift"]   # also search with h_min, h_avg, h_shift
 //! seeds = [1]
 //! baselines = ["ff", "goalcount"]
 //! bootstrap = { rounds = 5, unit_expansions = 2000, enough_samples = 2000 }
@@ -74,6 +75,17 @@ impl Configuration {
         };
         format!("a{}-{loss}{}", self.alpha, if self.ff_input { "+ff" } else { "" })
     }
+}
+
+/// A Delta-set adjustment of a learned heuristic (thesis, section 5): the
+/// least, the mean, or h clamped into the range of h* among the training
+/// samples with the same feature vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Adjustment {
+    Min,
+    Avg,
+    Shift,
 }
 
 /// Where a fold's training samples come from.
@@ -190,6 +202,9 @@ pub struct Block {
     pub ff_input: Vec<bool>,
     #[serde(default = "default_samples")]
     pub samples: Samples,
+    /// Each fold also searches with its network adjusted (rows `a3-mse:min`).
+    #[serde(default)]
+    pub adjustments: Vec<Adjustment>,
     pub seeds: IntList,
     #[serde(default = "default_baselines")]
     pub baselines: Vec<String>,
@@ -404,6 +419,7 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
                     domain: b.domain.clone(),
                     held_out: p.name.clone(),
                     configuration,
+                    adjustments: b.adjustments.clone(),
                     network: b.network.clone(),
                     search: b.search,
                     seed,

@@ -3,7 +3,7 @@
 use planner::generate::Params;
 use serde::{Deserialize, Serialize};
 
-use crate::graphlearn::{BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams};
+use crate::graphlearn::{Adjustment, BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams};
 use crate::grid::{Bound, Distribution, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
 use crate::likely::{Preset, Rule, SearchLimits};
 use crate::JobKey;
@@ -123,6 +123,9 @@ pub enum JobSpec {
         domain: String,
         held_out: String,
         configuration: Configuration,
+        /// Also searched with these Delta-set adjustments (one row each).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        adjustments: Vec<Adjustment>,
         network: NetworkParams,
         search: SearchParams,
         seed: u64,

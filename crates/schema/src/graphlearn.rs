@@ -88,7 +88,8 @@ pub async fn problems(pool: &PgPool, bootstrap: &str) -> Result<Vec<Problem>, Db
         .collect())
 }
 
-/// One A* run: a fold's (learned) or a baseline's.
+/// One A* run: a fold's (learned, or adjusted: `a3-mse:min`) or a baseline's.
+/// A fold job writes one per configuration it searched with.
 #[derive(Debug, Clone)]
 pub struct Run {
     pub domain: String,
@@ -110,7 +111,7 @@ pub async fn insert_run(tx: &mut PgConnection, job: &str, r: &Run) -> Result<(),
     sqlx::query(
         "INSERT INTO graph_runs (job, domain, problem, configuration, learned, seed, solved, status, cost, expansions,
              evaluations, seconds, samples, run)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (job) DO NOTHING",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (job, configuration) DO NOTHING",
     )
     .bind(job)
     .bind(&r.domain)

@@ -5,13 +5,15 @@
 //! stores every problem with its samples. `graph_fold` trains a network on
 //! the samples of every problem but one and searches that one with A*;
 //! `graph_baseline` searches a problem with A* and a classical heuristic.
+//! A fold with adjustments also searches with its network adjusted by the
+//! Delta-sets of its training samples, a row each.
 //!
 //! These run on the worker's blocking threads, not in an isolated child
 //! process: a bootstrap is checkpointed like a training.
 
 use std::time::Instant;
 
-use graphlearn::adjust::feature_delta_stats;
+use graphlearn::adjust::{feature_delta_stats, Adjustment};
 use graphlearn::bootstrap::{Bootstrap, BootstrapSettings, StopReason};
 use graphlearn::ipc::RunRow;
 use graphlearn::labels::{LabelledState, LabellerSettings};
@@ -206,14 +208,17 @@ fn protocol(
         max_evaluations: search.max_evaluations,
         baselines,
         seed,
+        adjustments: vec![],
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub async fn fold(
     ctx: &Ctx<'_>,
     domain: String,
     held_out: String,
     c: spec::Configuration,
+    adjustments: Vec<spec::Adjustment>,
     net: NetworkParams,
     search: SearchParams,
     seed: u64,
@@ -224,8 +229,16 @@ pub async fn fold(
         .iter()
         .position(|p| p.name == held_out)
         .ok_or_else(|| failed(format!("bootstrap {boot} has no problem {held_out}")))?;
-    let settings = protocol(Some(c), &net, search, vec![], seed);
-    let (row, samples) = blocking(move || {
+    let mut settings = protocol(Some(c), &net, search, vec![], seed);
+    settings.adjustments = adjustments
+        .into_iter()
+        .map(|a| match a {
+            spec::Adjustment::Min => Adjustment::Min,
+            spec::Adjustment::Avg => Adjustment::Avg,
+            spec::Adjustment::Shift => Adjustment::Shift,
+        })
+        .collect();
+    let (rows, samples) = blocking(move || {
         let mut problems = vec![];
         let mut samples = vec![];
         for p in &stored {
@@ -234,13 +247,15 @@ pub async fn fold(
             samples.push(s);
         }
         let fold = run_fold(&problems, &SampleSource::Given(samples), held, &settings).map_err(|e| e.to_string())?;
-        let row = fold.rows.into_iter().next().ok_or("a fold without its run")?;
-        Ok((row, fold.samples))
+        Ok((fold.rows, fold.samples))
     })
     .await?;
-    let run = stored_run(domain, &row, configuration(c).name(), Some(seed), Some(samples as u64))?;
+    // The network's row, then one per adjustment (named `a3-mse:min`).
     let mut tx = ctx.begin().await?;
-    schema::graphlearn::insert_run(&mut tx, ctx.key(), &run).await?;
+    for row in &rows {
+        let run = stored_run(domain.clone(), row, row.configuration.clone(), Some(seed), Some(samples as u64))?;
+        schema::graphlearn::insert_run(&mut tx, ctx.key(), &run).await?;
+    }
     ctx.complete(tx).await
 }
 

@@ -71,8 +71,8 @@ pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str, isolation: &Iso
             )
             .await
         }
-        JobSpec::GraphFold { domain, held_out, configuration, network, search, seed } => {
-            graphlearn::fold(&ctx, domain, held_out, configuration, network, search, seed).await
+        JobSpec::GraphFold { domain, held_out, configuration, adjustments, network, search, seed } => {
+            graphlearn::fold(&ctx, domain, held_out, configuration, adjustments, network, search, seed).await
         }
         JobSpec::GraphBaseline { domain, domain_pddl, problem, heuristic, search } => {
             graphlearn::baseline(&ctx, domain, domain_pddl, problem, heuristic, search).await
