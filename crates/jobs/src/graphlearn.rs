@@ -10,7 +10,7 @@
 //! problems = { seeds = "1..2", blocks = [5, 6, 7] }  # the domain's generator
 //! # or your own files, read by `hfarm submit` relative to the grid file:
 //! # domain_file = "ipc/domain.pddl"
-//! # problem_files = ["ipc/probBLOCKS-4-0.pddl", ...]
+//! # problem_files = ["ipc/probBLOCKS-4-0.pddl", ...]   # or a directory: ["ipc/"]
 //! alphas = [2, 3, 4]
 //! losses = ["mse", "log_mse"]
 //! ff_input = [false, true]
@@ -299,8 +299,8 @@ impl Block {
             (None, true) if self.domain_file.is_none() => {
                 return Err(format!("{at}.domain_file: problem_files need their domain's file"))
             }
-            (None, true) if self.problem_files.len() < 2 => {
-                return Err(format!("{at}.problem_files: leave-one-out needs 2 or more problems"))
+            (None, true) if self.problem_files.is_empty() => {
+                return Err(format!("{at}.problem_files: name the problem files (or a directory of them)"))
             }
             (None, true) => {}
             _ => return Err(format!("{at}: give either `problems` (generated) or `domain_file` and `problem_files`")),
@@ -341,24 +341,47 @@ impl Block {
     /// are the files' stems; errors name the key and the file.
     pub fn read_files(&mut self, base: &Path, at: &str) -> Result<(), String> {
         let Some(domain_file) = &self.domain_file else { return Ok(()) };
-        let read = |key: String, f: &str| -> Result<String, String> {
-            let path = base.join(f);
+        let read = |key: String, path: &Path| -> Result<String, String> {
             let len = std::fs::metadata(&path).map_err(|e| format!("{key}: {}: {e}", path.display()))?.len();
             if len > MAX_FILE_BYTES {
                 return Err(format!("{key}: {}: larger than {MAX_FILE_BYTES} bytes", path.display()));
             }
             std::fs::read_to_string(&path).map_err(|e| format!("{key}: {}: {e}", path.display()))
         };
-        let domain_pddl = read(format!("{at}.domain_file"), domain_file)?;
+        let domain_path = base.join(domain_file);
+        let domain_pddl = read(format!("{at}.domain_file"), &domain_path)?;
         let mut problems: Vec<NamedProblem> = vec![];
         for (i, f) in self.problem_files.iter().enumerate() {
             let key = format!("{at}.problem_files[{i}]");
-            let pddl = read(key.clone(), f)?;
-            let name = Path::new(f).file_stem().map_or(f.clone(), |s| s.to_string_lossy().into_owned());
-            if problems.iter().any(|p| p.name == name) {
-                return Err(format!("{key}: a second problem named `{name}`"));
+            // A directory stands for its *.pddl files (the domain's excepted), by name.
+            let dir = base.join(f);
+            let files: Vec<std::path::PathBuf> = if dir.is_dir() {
+                let mut found = vec![];
+                for entry in std::fs::read_dir(&dir).map_err(|e| format!("{key}: {}: {e}", dir.display()))? {
+                    let path = entry.map_err(|e| format!("{key}: {}: {e}", dir.display()))?.path();
+                    if path.extension().is_some_and(|x| x == "pddl") && path != domain_path {
+                        found.push(path);
+                    }
+                }
+                found.sort();
+                if found.is_empty() {
+                    return Err(format!("{key}: {}: no .pddl problem files", dir.display()));
+                }
+                found
+            } else {
+                vec![dir]
+            };
+            for path in files {
+                let pddl = read(key.clone(), &path)?;
+                let name = path.file_stem().map_or(f.clone(), |s| s.to_string_lossy().into_owned());
+                if problems.iter().any(|p| p.name == name) {
+                    return Err(format!("{key}: a second problem named `{name}`"));
+                }
+                problems.push(NamedProblem { name, pddl });
             }
-            problems.push(NamedProblem { name, pddl });
+        }
+        if problems.len() < 2 {
+            return Err(format!("{at}.problem_files: leave-one-out needs 2 or more problems"));
         }
         self.loaded = Some((domain_pddl, problems));
         Ok(())
@@ -498,6 +521,11 @@ mod tests {
         let mut b = block(&text).unwrap();
         b.read_files(&dir, "graphlearn[0]").unwrap();
         assert_eq!(b.loaded.as_ref().unwrap().1.len(), 2);
+        // A directory: its problems by name, the domain file left out.
+        let mut whole = block(&text.replace("['p3.pddl', 'p4.pddl']", "['.']")).unwrap();
+        whole.read_files(&dir, "graphlearn[0]").unwrap();
+        let names: Vec<&str> = whole.loaded.as_ref().unwrap().1.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["p3", "p4"]);
         let mut missing = block(&text.replace("p4.pddl", "p9.pddl")).unwrap();
         let e = missing.read_files(&dir, "graphlearn[0]").unwrap_err();
         assert!(e.starts_with("graphlearn[0].problem_files[1]: ") && e.contains("p9.pddl"), "{e}");
