@@ -342,11 +342,11 @@ impl Block {
     pub fn read_files(&mut self, base: &Path, at: &str) -> Result<(), String> {
         let Some(domain_file) = &self.domain_file else { return Ok(()) };
         let read = |key: String, path: &Path| -> Result<String, String> {
-            let len = std::fs::metadata(&path).map_err(|e| format!("{key}: {}: {e}", path.display()))?.len();
+            let len = std::fs::metadata(path).map_err(|e| format!("{key}: {}: {e}", path.display()))?.len();
             if len > MAX_FILE_BYTES {
                 return Err(format!("{key}: {}: larger than {MAX_FILE_BYTES} bytes", path.display()));
             }
-            std::fs::read_to_string(&path).map_err(|e| format!("{key}: {}: {e}", path.display()))
+            std::fs::read_to_string(path).map_err(|e| format!("{key}: {}: {e}", path.display()))
         };
         let domain_path = base.join(domain_file);
         let domain_pddl = read(format!("{at}.domain_file"), &domain_path)?;
