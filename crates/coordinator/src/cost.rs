@@ -9,6 +9,8 @@
 //! budget, unless the farm measured how many runs of that kind really
 //! use). A generate job never costs more than its tries x time limit (the
 //! tries it may make in a row out of time, when it gives up after some).
+//! The other seeds' kinds: a learner's iterations, a bootstrap's rounds,
+//! one unit per other job (a test or baseline search capped by its time limit).
 //!
 //! Between the two, rates from `hfarm bench train-group` and `hfarm bench
 //! plan-many` run on the machines that will do the work (`with_bench`):
@@ -72,10 +74,10 @@ impl JobClass {
             }
             JobSpec::PuzzleSolve { domain, .. } => (domain.clone(), String::new(), 1.0, None),
             JobSpec::PuzzleTest { domain, limits, .. } => (domain.clone(), String::new(), 1.0, limits.time_s),
-            JobSpec::GraphBootstrap { domain, bootstrap, .. } => {
-                (domain.clone(), String::new(), bootstrap.rounds as f64, None)
+            JobSpec::GraphBootstrap { domain, bootstrap, configuration, .. } => {
+                (domain.clone(), configuration.name(), bootstrap.rounds as f64, None)
             }
-            JobSpec::GraphFold { domain, .. } => (domain.clone(), String::new(), 1.0, None),
+            JobSpec::GraphFold { domain, configuration, .. } => (domain.clone(), configuration.name(), 1.0, None),
             JobSpec::GraphBaseline { domain, heuristic, search, .. } => {
                 (domain.clone(), heuristic.clone(), 1.0, search.time_s)
             }

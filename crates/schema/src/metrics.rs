@@ -86,7 +86,24 @@ pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
          UNION ALL
          SELECT 'plan', p.domain, coalesce(t.model, p.heuristic), count(*),
                 (sum(p.search_time_s) / greatest(sum(p.evaluations), 1))::float8, avg(p.evaluations)::float8
-         FROM plan_runs p LEFT JOIN jobs t ON t.key = p.model GROUP BY 2, 3",
+         FROM plan_runs p LEFT JOIN jobs t ON t.key = p.model GROUP BY 2, 3
+         UNION ALL
+         -- The other seeds' kinds, grouped as `coordinator::cost::JobClass` groups them:
+         -- a learner per iteration and a bootstrap per round (of the attempt that finished),
+         -- the rest per job.
+         SELECT 'puzzle_learn', l.domain, j.spec->>'settings', count(*),
+                (sum(l.seconds) / greatest(sum(l.iterations - l.resumed_from), 1))::float8, NULL
+         FROM puzzle_learners l JOIN jobs j ON j.key = l.job GROUP BY 2, 3
+         UNION ALL
+         SELECT 'graph_bootstrap', b.domain, j.model, count(*),
+                (sum(b.seconds) / greatest(sum(b.rounds - b.resumed_from), 1))::float8, NULL
+         FROM graph_bootstraps b JOIN jobs j ON j.key = b.job GROUP BY 2, 3
+         UNION ALL
+         SELECT kind, domain, CASE kind WHEN 'graph_fold' THEN model WHEN 'graph_baseline' THEN heuristic ELSE '' END,
+                count(*), avg(extract(epoch FROM finished_at - started_at))::float8, NULL
+         FROM jobs WHERE status = 'succeeded' AND kind IN ('puzzle_solve', 'puzzle_test', 'graph_fold', 'graph_baseline')
+           AND started_at IS NOT NULL AND finished_at IS NOT NULL
+         GROUP BY 1, 2, 3",
     )
     .fetch_all(pool)
     .await?)
@@ -114,10 +131,15 @@ pub async fn remaining(pool: &PgPool, experiment: uuid::Uuid) -> Result<Vec<Rema
                 coalesce(CASE WHEN j.kind IN ('generate', 'label') THEN j.split
                               WHEN j.kind = 'train' THEN j.model
                               WHEN j.kind = 'evaluate' THEN t.model
-                              WHEN j.kind = 'plan' THEN coalesce(t.model, j.heuristic) END, '') AS \"group\",
+                              WHEN j.kind = 'plan' THEN coalesce(t.model, j.heuristic)
+                              WHEN j.kind = 'puzzle_learn' THEN j.spec->>'settings'
+                              WHEN j.kind IN ('graph_bootstrap', 'graph_fold') THEN j.model
+                              WHEN j.kind = 'graph_baseline' THEN j.heuristic END, '') AS \"group\",
                 j.resource, count(*) AS jobs,
                 coalesce(avg(CASE WHEN j.kind = 'train' THEN (j.spec->>'steps')::float8
                                   WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'max_evaluations')::float8
+                                  WHEN j.kind = 'puzzle_learn' THEN (j.spec->>'iterations')::float8
+                                  WHEN j.kind = 'graph_bootstrap' THEN (j.spec->'bootstrap'->>'rounds')::float8
                                   ELSE 1 END), 1)::float8 AS units,
                 avg(CASE WHEN j.kind = 'generate'
                            THEN least((j.spec->'limits'->>'tries')::float8,
@@ -125,7 +147,9 @@ pub async fn remaining(pool: &PgPool, experiment: uuid::Uuid) -> Result<Vec<Rema
                                 * (j.spec->'limits'->>'time_s')::float8
                          -- A plan job's time limit may be 'none'.
                          WHEN j.kind = 'plan' AND jsonb_typeof(j.spec->'limits'->'time_s') = 'number'
-                           THEN (j.spec->'limits'->>'time_s')::float8 END)::float8 AS cap_s
+                           THEN (j.spec->'limits'->>'time_s')::float8
+                         WHEN j.kind = 'puzzle_test' THEN (j.spec->'limits'->>'time_s')::float8
+                         WHEN j.kind = 'graph_baseline' THEN (j.spec->'search'->>'time_s')::float8 END)::float8 AS cap_s
          FROM jobs j
          JOIN experiment_jobs e ON e.job = j.key AND e.experiment = $1
          LEFT JOIN job_inputs i ON i.job = j.key AND i.position = 0 AND j.kind IN ('evaluate', 'plan')
