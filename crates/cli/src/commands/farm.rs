@@ -261,9 +261,9 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
     })?;
     let basis = match (calibrated, a.rates.is_empty()) {
         (true, true) => {
-            "calibrated on this farm's finished jobs where it measured alike ones, else the reference machine's figures"
+            "this farm's finished jobs where it measured alike ones, else the reference machine's figures"
         }
-        (true, false) => "calibrated on this farm's finished jobs where it measured alike ones, else the benchmark rates given, else the reference machine's figures",
+        (true, false) => "this farm's finished jobs where it measured alike ones, else the benchmark rates given, else the reference machine's figures",
         (false, true) => "the reference machine's figures (this farm has measured nothing yet)",
         (false, false) => "the benchmark rates given, else the reference machine's figures (this farm has measured nothing yet)",
     };
