@@ -46,6 +46,13 @@ pub enum DbError {
     Connect { url: String, source: sqlx::Error },
     #[error("applying migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database holds migrations this build does not know: a newer
+    /// hfarm migrated it (a farm mid-upgrade, or an old binary).
+    #[error(
+        "this database was migrated by a newer hfarm (its migration {0} is unknown to this build, which knows up to \
+         {1}): run the same or a newer hfarm version against it"
+    )]
+    NewerSchema(i64, i64),
     #[error(transparent)]
     Query(#[from] sqlx::Error),
     /// A stored value that does not decode (a JSON column, a kind name).
@@ -87,7 +94,12 @@ pub async fn connect(url: &str) -> Result<PgPool, DbError> {
         .connect(url)
         .await
         .map_err(|source| DbError::Connect { url: redact(url), source })?;
-    MIGRATOR.run(&pool).await?;
+    MIGRATOR.run(&pool).await.map_err(|e| match e {
+        sqlx::migrate::MigrateError::VersionMissing(v) => {
+            DbError::NewerSchema(v, MIGRATOR.iter().map(|m| m.version).max().unwrap_or(0))
+        }
+        e => DbError::Migrate(e),
+    })?;
     Ok(pool)
 }
 
