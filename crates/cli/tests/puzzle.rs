@@ -102,3 +102,46 @@ fn learning_resumes_from_its_checkpoint_and_tests_report_every_alpha() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// PDB inputs (the paper's representation beyond the 15-puzzle): learned
+/// and tested on the pattern set's values; the checkpoint remembers them,
+/// and resuming it with other inputs is refused.
+#[test]
+fn learning_with_pdb_inputs_tests_on_the_same_inputs() {
+    let dir = std::env::temp_dir().join(format!("hfarm-learn-pdb-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdbs = dir.to_str().unwrap().to_string();
+    let checkpoint = dir.join("run.json");
+    let cp = checkpoint.to_str().unwrap();
+    let args = ["puzzle", "learn", "8-puzzle", "--checkpoint", cp, "--tiny", "--max-generated", "20000"];
+    let pdb = ["--inputs", "pdb", "--patterns", "4-4", "--pdb-dir", &pdbs, "--iterations", "2"];
+    let out = hfarm(&[&args[..], &pdb[..]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&checkpoint).unwrap()).unwrap();
+    assert_eq!(saved["pdb_inputs"], "4-4");
+    // Resuming with one-hot inputs is refused, with the reason.
+    let out = hfarm(&[&args[..], &["--iterations", "3", "--pdb-dir", &pdbs]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a run with PDB inputs (4-4), not one-hot inputs"));
+    let test = ["puzzle", "test", "8-puzzle", "--checkpoint", cp, "--walks", "2", "--walk-length", "30"];
+    let out = hfarm(&[&test[..], &["--pdb-dir", &pdbs, "--alphas", "0.5", "--json"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let runs: Vec<&serde_json::Value> = rows.iter().filter(|r| r.get("task").is_some()).collect();
+    assert_eq!(runs.len(), 2);
+    for r in &runs {
+        if let Some(cost) = r["cost"].as_u64() {
+            assert!(cost >= r["optimal"].as_u64().unwrap(), "{r}");
+        }
+    }
+    // A pattern set the domain lacks, and one-hot inputs on pancakes, are refused.
+    let out = hfarm(&[&args[..], &["--inputs", "pdb", "--patterns", "nope"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no pattern set `nope`"));
+    let other = dir.join("pancake.json");
+    let out = hfarm(&["puzzle", "learn", "8-pancake", "--checkpoint", other.to_str().unwrap(), "--tiny"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("one-hot inputs need a sliding-tile puzzle"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

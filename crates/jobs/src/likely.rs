@@ -23,7 +23,7 @@
 //! every learner and alpha), `puzzle_test` (inputs: the learner, then the
 //! task's solve job).
 
-use puzzles::tiles::SlidingTile;
+use likely::inputs::{pattern_set, tiles};
 use serde::{Deserialize, Serialize};
 
 use crate::grid::{FloatList, IntList};
@@ -135,32 +135,6 @@ fn default_rule() -> Rule {
     Rule::Quantile
 }
 
-/// The sliding-tile puzzle a name names, or why not.
-pub fn tiles(domain: &str) -> Result<SlidingTile, String> {
-    match SlidingTile::from_name(domain) {
-        Some(Ok(d)) => Ok(d),
-        Some(Err(e)) => Err(e.to_string()),
-        None => Err(format!(
-            "`{domain}`: one-hot inputs need a sliding-tile puzzle (8-puzzle, 15-puzzle, 24-puzzle or WxH-puzzle); \
-             give inputs = \"pdb\" for pancakes and blocksworld"
-        )),
-    }
-}
-
-/// The pattern set PDB inputs use on `domain`: `given`, else the paper's
-/// (`marom-rosman`) where the domain has it, else the domain's first.
-pub fn pattern_set(domain: &str, given: Option<&str>) -> Result<&'static str, String> {
-    let sets: Vec<&str> = puzzles::pdb::sets::for_domain(domain).map(|s| s.name).collect();
-    let chosen = match given {
-        Some(name) => sets.iter().find(|s| **s == name).copied(),
-        None => sets.iter().find(|s| **s == "marom-rosman").or(sets.first()).copied(),
-    };
-    chosen.ok_or_else(|| match given {
-        Some(name) => format!("the {domain} has no pattern set `{name}`; it has: {}", sets.join(", ")),
-        None => format!("the {domain} has no pattern set; PDB inputs need one (`puzzles::pdb::sets`)"),
-    })
-}
-
 /// One test task: its start state as cells (`tiles[pos]`, 0 the blank).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestTask {
@@ -193,7 +167,10 @@ impl Block {
     pub fn test_tasks(&self) -> Result<Vec<TestTask>, String> {
         let d = puzzles::by_name(&self.domain).map_err(|e| e.to_string())?;
         match (&self.test.set, self.test.walks) {
-            (Some(set), None) => set_tasks(&tiles(&self.domain)?, set),
+            (Some(set), None) => {
+                let cells = puzzles::Domain::size(&tiles(&self.domain)?);
+                Ok(puzzles::instances::set(set, cells)?.into_iter().map(|i| TestTask { cells: i.cells }).collect())
+            }
             (None, Some(n)) => Ok((0..n as u64)
                 .map(|k| TestTask { cells: d.random_walk(self.test.length, self.test.seed + k).cells().to_vec() })
                 .collect()),
@@ -250,37 +227,6 @@ impl Block {
         let tests = seeds.saturating_mul(tasks).saturating_mul(self.test_alphas().len() as u64);
         (seeds.saturating_add(tasks).saturating_add(tests), tests.saturating_mul(2))
     }
-}
-
-/// A benchmark set, or part of it: `korf100`, `korf-taylor24`, `NAME:A-B`.
-fn set_tasks(d: &SlidingTile, set: &str) -> Result<Vec<TestTask>, String> {
-    let (name, range) = set.split_once(':').map_or((set, None), |(n, r)| (n, Some(r)));
-    let (all, cells) = match name {
-        "korf100" => (puzzles::instances::korf100(), 16),
-        "korf-taylor24" => (puzzles::instances::korf_taylor24(), 25),
-        _ => {
-            return Err(format!(
-                "set `{set}`: the known sets are korf100 (15-puzzle) and korf-taylor24 (24-puzzle), optionally NAME:A-B"
-            ))
-        }
-    };
-    if puzzles::Domain::size(d) != cells {
-        return Err(format!("set `{name}` is a set of {}-puzzle states", cells - 1));
-    }
-    let (lo, hi) = match range {
-        None => (1, u32::MAX),
-        Some(r) => {
-            let (lo, hi) = r.split_once('-').unwrap_or((r, r));
-            let n = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("set `{set}`: expected {name}:A-B"));
-            (n(lo)?, n(hi)?)
-        }
-    };
-    let tasks: Vec<TestTask> =
-        all.into_iter().filter(|i| (lo..=hi).contains(&i.id)).map(|i| TestTask { cells: i.cells.to_vec() }).collect();
-    if tasks.is_empty() {
-        return Err(format!("set `{set}`: no instance has an id in {lo}-{hi}"));
-    }
-    Ok(tasks)
 }
 
 /// Adds a block's jobs through `add` (which deduplicates by key).

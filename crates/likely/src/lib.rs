@@ -15,6 +15,8 @@
 //!   buffer;
 //! - [`nn`]: the FFNN and the WUNN, hand-written, gradients by hand;
 //! - [`heuristic`]: h(alpha) as a [`puzzles::Heuristic`] IDA* can use;
+//! - [`inputs`]: a domain by name with its inputs (one-hot or a pattern
+//!   set's PDB values), handed statically typed to the work;
 //! - [`buffer`]: the FIFO memory buffer of (state, cost-to-go);
 //! - [`settings`]: the hyper-parameters, the paper's and tiny ones;
 //! - [`prac`]: GenerateTaskPrac and LearnHeuristicPrac as a resumable,
@@ -25,6 +27,7 @@
 pub mod buffer;
 pub mod features;
 pub mod heuristic;
+pub mod inputs;
 pub mod nn;
 pub mod normal;
 pub mod prac;

@@ -38,6 +38,36 @@ pub fn korf_taylor24() -> Vec<Instance> {
     parse(KORF_TAYLOR24, "fixtures/korf-taylor24.txt", 25, false)
 }
 
+/// A benchmark set by name, or part of it by ids (1-based, inclusive):
+/// `korf100`, `korf-taylor24`, `korf100:1-10`, `korf100:7`; `cells` is the
+/// domain's size, which the set must match. Errors say what was expected.
+pub fn set(spec: &str, cells: usize) -> Result<Vec<Instance>, String> {
+    let (name, range) = spec.split_once(':').map_or((spec, None), |(n, r)| (n, Some(r)));
+    let (all, size) = match name {
+        "korf100" => (korf100(), 16),
+        "korf-taylor24" => (korf_taylor24(), 25),
+        _ => return Err(format!(
+            "set `{spec}`: the known sets are korf100 (15-puzzle) and korf-taylor24 (24-puzzle), optionally NAME:A-B"
+        )),
+    };
+    if cells != size {
+        return Err(format!("set `{name}` is a set of {}-puzzle states", size - 1));
+    }
+    let (lo, hi) = match range {
+        None => (1, u32::MAX),
+        Some(r) => {
+            let (lo, hi) = r.split_once('-').unwrap_or((r, r));
+            let n = |s: &str| s.trim().parse::<u32>().map_err(|_| format!("set `{spec}`: expected {name}:A-B"));
+            (n(lo)?, n(hi)?)
+        }
+    };
+    let chosen: Vec<Instance> = all.into_iter().filter(|i| (lo..=hi).contains(&i.id)).collect();
+    if chosen.is_empty() {
+        return Err(format!("set `{spec}`: no instance has an id in {lo}-{hi}"));
+    }
+    Ok(chosen)
+}
+
 /// A fixture's lines: id, optimal cost, (nodes generated,) then the cells.
 /// The fixtures are part of the crate and tested, so a malformed line is a
 /// bug here, not user input.

@@ -3,23 +3,24 @@
 //! checkpoint file written after every iteration, and the suboptimality
 //! table of a learned network on test tasks (the paper's Table 7 columns).
 //!
-//! Sliding-tile puzzles with the paper's one-hot input (the 15-puzzle's
-//! representation); the PDB-feature representations of the 24-puzzle,
-//! pancake and blocksworld are in `likely::features` but not offered here
-//! yet.
+//! Inputs as the farm's `[[likely]]` blocks take them
+//! (`likely::inputs`): one-hot tiles (the 15-puzzle's representation) or a
+//! pattern set's PDB values (`--inputs pdb [--patterns NAME]`: the
+//! 24-puzzle's, 24-pancake's and 15-blocksworld's), the PDBs from
+//! `--pdb-dir`. The checkpoint remembers which.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
-use likely::features::{Features, OneHotTiles};
-use likely::prac::Learner;
+use likely::features::Features;
+use likely::inputs::{pattern_set, with_features, Width, WithFeatures};
+use likely::prac::{IterationReport, Learner};
 use likely::settings::{Model, Settings};
-use likely::test::{solve_for_alphas, table, TestTask};
+use likely::test::{solve_for_alphas, table, TestResult, TestTask};
 use puzzles::pdb::DirStore;
-use puzzles::registry::PdbSource;
+use puzzles::registry::{PdbCache, PdbSource};
 use puzzles::search::{Limits, SearchKind, Status};
-use puzzles::tiles::SlidingTile;
 use puzzles::Domain;
 use serde::{Deserialize, Serialize};
 
@@ -27,8 +28,14 @@ use super::puzzle::{limits, pdb_dir, PdbPlace};
 
 #[derive(clap::Args)]
 pub struct LearnArgs {
-    /// A sliding-tile puzzle: 8-puzzle, 15-puzzle, 24-puzzle or WxH-puzzle.
+    /// A puzzle: 8-puzzle, 15-puzzle, 24-puzzle or WxH-puzzle; with PDB inputs also N-pancake or N-blocksworld.
     pub domain: String,
+    /// `one_hot` (sliding tiles) or `pdb`: a pattern set's PDB values as the network's inputs.
+    #[arg(long, default_value = "one_hot", value_parser = ["one_hot", "pdb"])]
+    pub inputs: String,
+    /// The pattern set of PDB inputs (default: the paper's where the domain has it, else its first).
+    #[arg(long, requires = "inputs")]
+    pub patterns: Option<String>,
     /// Where the run's state is kept: read to resume when it exists, rewritten after every iteration.
     #[arg(long)]
     pub checkpoint: PathBuf,
@@ -49,6 +56,8 @@ pub struct LearnArgs {
     /// Nodes IDA* may generate per training task (instead of a time limit: the run is then deterministic).
     #[arg(long)]
     pub max_generated: Option<u64>,
+    #[command(flatten)]
+    pub pdbs: PdbPlace,
     /// One JSON object per iteration.
     #[arg(long)]
     pub json: bool,
@@ -92,25 +101,50 @@ pub struct TestArgs {
 #[derive(Serialize, Deserialize)]
 struct Checkpoint {
     domain: String,
+    /// The pattern set of PDB inputs; None: one-hot (checkpoints written
+    /// before PDB inputs were offered have none).
+    #[serde(default)]
+    pdb_inputs: Option<String>,
     settings: Settings,
     learner: Learner,
 }
 
-fn tiles(name: &str) -> Result<SlidingTile> {
-    let bad = || anyhow!("{name}: expected a sliding-tile puzzle (8-puzzle, 15-puzzle, 24-puzzle or WxH-puzzle)");
-    let size = name.strip_suffix("-puzzle").ok_or_else(bad)?;
-    let (w, h) = match size.split_once('x') {
-        Some((w, h)) => (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?),
-        None => {
-            let cells: usize = size.parse::<usize>().map_err(|_| bad())? + 1;
-            let side = (cells as f64).sqrt().round() as usize;
-            if side * side != cells {
-                return Err(bad());
-            }
-            (side, side)
-        }
-    };
-    Ok(SlidingTile::new(w, h)?)
+/// One outer iteration.
+struct Iterate<'a> {
+    learner: &'a mut Learner,
+    settings: &'a Settings,
+    limits: &'a Limits,
+}
+
+impl WithFeatures for Iterate<'_> {
+    type Out = IterationReport;
+    fn run<D: Domain, F: Features>(self, d: &D, features: &mut F) -> Result<IterationReport, String> {
+        self.learner.iteration(d, features, self.settings, self.limits).map_err(|e| e.to_string())
+    }
+}
+
+/// The test tasks under every alpha.
+struct Tests<'a> {
+    learner: &'a Learner,
+    tasks: &'a [Vec<u8>],
+    optimal: &'a [u32],
+    alphas: &'a [f64],
+    limits: Limits,
+}
+
+impl WithFeatures for Tests<'_> {
+    type Out = Vec<TestResult>;
+    fn run<D: Domain, F: Features>(self, d: &D, features: &mut F) -> Result<Vec<TestResult>, String> {
+        let tasks = self
+            .tasks
+            .iter()
+            .zip(self.optimal)
+            .map(|(cells, &optimal)| {
+                Ok(TestTask { start: d.state_from_cells(cells).map_err(|e| e.to_string())?, optimal })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        solve_for_alphas(d, &self.learner.ffnn, features, &tasks, self.alphas, &self.limits).map_err(|e| e.to_string())
+    }
 }
 
 fn read_checkpoint(path: &Path) -> Result<Option<Checkpoint>> {
@@ -134,8 +168,14 @@ fn write_checkpoint(path: &Path, c: &Checkpoint) -> Result<()> {
 }
 
 pub fn learn(a: LearnArgs) -> Result<ExitCode> {
-    let d = tiles(&a.domain)?;
-    let mut features = OneHotTiles::new(&d);
+    let pdb_inputs = match a.inputs.as_str() {
+        "pdb" => Some(pattern_set(&a.domain, a.patterns.as_deref()).map_err(|e| anyhow!("--patterns: {e}"))?),
+        _ if a.patterns.is_some() => bail!("--patterns: only PDB inputs (--inputs pdb) read a pattern set"),
+        _ => None,
+    };
+    let store = DirStore::new(pdb_dir(&a.pdbs)?);
+    let cache = PdbCache::default();
+    let src = PdbSource { store: &store, threads: a.pdbs.threads, cache: Some(&cache) };
     let model = match a.model.as_str() {
         "quantile" => Model::Quantile,
         "mean" => Model::Mean,
@@ -145,13 +185,22 @@ pub fn learn(a: LearnArgs) -> Result<ExitCode> {
         eprintln!("note: no --time-limit or --max-generated: each training task may search for 60 s");
     }
     let limits = match (a.time_limit, a.max_generated) {
-        (None, None) => Limits { time: Some(Settings::paper_time_limit(false)), generated: None },
+        (None, None) => Limits { time: Some(Settings::paper_time_limit(pdb_inputs.is_some())), generated: None },
         (t, g) => limits(t, g)?,
     };
     let mut c = match read_checkpoint(&a.checkpoint)? {
         Some(c) => {
             if c.domain != a.domain {
                 bail!("{}: a checkpoint of {}, not {}", a.checkpoint.display(), c.domain, a.domain);
+            }
+            if c.pdb_inputs.as_deref() != pdb_inputs {
+                let name = |p: Option<&str>| p.map_or("one-hot inputs".to_string(), |s| format!("PDB inputs ({s})"));
+                bail!(
+                    "{}: a run with {}, not {}",
+                    a.checkpoint.display(),
+                    name(c.pdb_inputs.as_deref()),
+                    name(pdb_inputs)
+                );
             }
             eprintln!("resuming after iteration {} from {}", c.learner.iteration, a.checkpoint.display());
             if c.settings.num_iter != a.iterations {
@@ -164,15 +213,17 @@ pub fn learn(a: LearnArgs) -> Result<ExitCode> {
             c
         }
         None => {
-            let base = if a.tiny { Settings::tiny(model) } else { Settings::paper(model, false) };
+            let base = if a.tiny { Settings::tiny(model) } else { Settings::paper(model, pdb_inputs.is_some()) };
             let settings = Settings { num_iter: a.iterations, ..base };
             settings.validate()?;
-            let learner = Learner::new(&settings, features.inputs(), a.seed)?;
-            Checkpoint { domain: a.domain.clone(), settings, learner }
+            let inputs = with_features(&a.domain, pdb_inputs, src, Width).map_err(anyhow::Error::msg)?;
+            let learner = Learner::new(&settings, inputs, a.seed)?;
+            Checkpoint { domain: a.domain.clone(), pdb_inputs: pdb_inputs.map(str::to_string), settings, learner }
         }
     };
     while c.learner.iteration < a.iterations {
-        let r = c.learner.iteration(&d, &mut features, &c.settings, &limits)?;
+        let step = Iterate { learner: &mut c.learner, settings: &c.settings, limits: &limits };
+        let r = with_features(&a.domain, pdb_inputs, src, step).map_err(anyhow::Error::msg)?;
         write_checkpoint(&a.checkpoint, &c)?;
         if a.json {
             println!("{}", serde_json::to_string(&r)?);
@@ -195,50 +246,21 @@ pub fn learn(a: LearnArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A benchmark set, or part of it: `korf100`, `korf-taylor24`, `NAME:A-B`
-/// (ids A to B, 1-based).
-fn set_tasks(d: &SlidingTile, set: &str) -> Result<Vec<TestTask>> {
-    let (name, range) = set.split_once(':').map_or((set, None), |(n, r)| (n, Some(r)));
-    let (all, cells) = match name {
-        "korf100" => (puzzles::instances::korf100(), 16),
-        "korf-taylor24" => (puzzles::instances::korf_taylor24(), 25),
-        _ => bail!(
-            "--set {set}: the known sets are korf100 (15-puzzle) and korf-taylor24 (24-puzzle), optionally NAME:A-B"
-        ),
-    };
-    if d.size() != cells {
-        bail!("--set {name} is a set of {}-puzzle states", cells - 1);
-    }
-    let (lo, hi) = match range {
-        None => (1, u32::MAX),
-        Some(r) => {
-            let (lo, hi) = r.split_once('-').unwrap_or((r, r));
-            let n = |s: &str| s.trim().parse::<u32>().map_err(|_| anyhow!("--set {set}: expected {name}:A-B"));
-            (n(lo)?, n(hi)?)
-        }
-    };
-    all.into_iter()
-        .filter(|i| (lo..=hi).contains(&i.id))
-        .map(|i| Ok(TestTask { start: d.state_from_cells(&i.cells)?, optimal: i.optimal }))
-        .collect()
-}
-
-fn walk_tasks(a: &TestArgs, d: &SlidingTile, n: usize) -> Result<Vec<TestTask>> {
+/// Random walks from the goal, their optimal costs by IDA* with the
+/// domain's PDBs: (cells, optimal cost) each.
+fn walk_tasks(a: &TestArgs, n: usize, src: PdbSource) -> Result<Vec<(Vec<u8>, u32)>> {
     let dynd = puzzles::by_name(&a.domain)?;
-    let store = DirStore::new(pdb_dir(&a.pdbs)?);
     let mut tasks = vec![];
     for k in 0..n as u64 {
-        let start = d.state_from_cells(dynd.random_walk(a.walk_length, a.walk_seed + k).cells())?;
-        let src = PdbSource { store: &store, threads: a.pdbs.threads, cache: None };
+        let start = dynd.random_walk(a.walk_length, a.walk_seed + k);
         let r = dynd.solve(&start, "pdb", SearchKind::IdaStar, &Limits::default(), src)?;
         let optimal = r.cost.ok_or_else(|| anyhow!("walk {}: no optimal cost ({})", k, r.status.as_str()))?;
-        tasks.push(TestTask { start, optimal });
+        tasks.push((start.cells().to_vec(), optimal));
     }
     Ok(tasks)
 }
 
 pub fn test(a: TestArgs) -> Result<ExitCode> {
-    let d = tiles(&a.domain)?;
     let c = read_checkpoint(&a.checkpoint)?.ok_or_else(|| anyhow!("{}: no such checkpoint", a.checkpoint.display()))?;
     if c.domain != a.domain {
         bail!("{}: a checkpoint of {}, not {}", a.checkpoint.display(), c.domain, a.domain);
@@ -246,20 +268,27 @@ pub fn test(a: TestArgs) -> Result<ExitCode> {
     if let Some(bad) = a.alphas.iter().find(|x| !(**x > 0.0 && **x < 1.0)) {
         bail!("--alphas: {bad} is not a probability strictly between 0 and 1");
     }
-    let tasks = match (&a.set, a.walks) {
-        (Some(set), _) => set_tasks(&d, set)?,
-        (None, Some(n)) => walk_tasks(&a, &d, n)?,
+    let store = DirStore::new(pdb_dir(&a.pdbs)?);
+    let cache = PdbCache::default();
+    let src = PdbSource { store: &store, threads: a.pdbs.threads, cache: Some(&cache) };
+    let tasks: Vec<(Vec<u8>, u32)> = match (&a.set, a.walks) {
+        (Some(set), _) => {
+            let cells = puzzles::by_name(&a.domain)?.size();
+            let chosen = puzzles::instances::set(set, cells).map_err(|e| anyhow!("--set: {e}"))?;
+            chosen.into_iter().map(|i| (i.cells, i.optimal)).collect()
+        }
+        (None, Some(n)) => walk_tasks(&a, n, src)?,
         (None, None) => bail!("give the test tasks: --set korf100|korf-taylor24 or --walks N"),
     };
-    let mut features = OneHotTiles::new(&d);
-    let results = solve_for_alphas(
-        &d,
-        &c.learner.ffnn,
-        &mut features,
-        &tasks,
-        &a.alphas,
-        &limits(a.time_limit, a.max_generated)?,
-    )?;
+    let (cells, optimal): (Vec<Vec<u8>>, Vec<u32>) = tasks.into_iter().unzip();
+    let tests = Tests {
+        learner: &c.learner,
+        tasks: &cells,
+        optimal: &optimal,
+        alphas: &a.alphas,
+        limits: limits(a.time_limit, a.max_generated)?,
+    };
+    let results = with_features(&a.domain, c.pdb_inputs.as_deref(), src, tests).map_err(anyhow::Error::msg)?;
     let rows = table(&results);
     if a.json {
         for r in &results {
@@ -273,7 +302,7 @@ pub fn test(a: TestArgs) -> Result<ExitCode> {
             "{} after {} iterations, {} tasks ({} unsolved within the limits)",
             a.checkpoint.display(),
             c.learner.iteration,
-            tasks.len(),
+            cells.len(),
             results.iter().filter(|r| r.status != Status::Solved).count()
         );
         println!(

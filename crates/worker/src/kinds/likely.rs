@@ -7,8 +7,8 @@
 //! `puzzle_test` solves a task with the learned heuristic under one alpha.
 //! A learner reads one-hot tiles or the PDB values of a pattern set (the
 //! paper's 24-puzzle, pancake and blocksworld inputs), its PDBs from the
-//! same store; [`with_features`] opens the domain and its features once per
-//! blocking call and hands both, statically typed, to the work.
+//! same store; `likely::inputs::with_features` opens the domain and its
+//! features once per blocking call and hands both, statically typed, to the work.
 //!
 //! These run on the worker's blocking threads, not in an isolated child
 //! process: a learner is checkpointed like a training, and the hand-written
@@ -17,17 +17,15 @@
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-use jobs::likely::{tiles, Preset, Rule as JobRule, SearchLimits};
-use likely::features::{BlocksPdbFeatures, Features, OneHotTiles, PancakePdbFeatures, PdbLookups, TilePdbFeatures};
+use jobs::likely::{Preset, Rule as JobRule, SearchLimits};
+use likely::features::Features;
 use likely::heuristic::Rule;
+use likely::inputs::{self, Width, WithFeatures};
 use likely::prac::{IterationReport, Learner};
 use likely::settings::{Model, Settings};
 use likely::test::{solve_tests, TestResult, TestTask};
-use puzzles::blocks::Blocksworld;
-use puzzles::pancake::Pancake;
-use puzzles::registry::{pdb_heuristic, PdbCache, PdbSource, Registered};
+use puzzles::registry::{PdbCache, PdbSource};
 use puzzles::search::{Limits, SearchKind, Status};
-use puzzles::tiles::SlidingTile;
 use puzzles::Domain;
 use schema::likely::{Iteration, Optimal, TestRun};
 use schema::training::{self, Tag};
@@ -61,57 +59,15 @@ fn limits(l: SearchLimits, default_time: Option<Duration>) -> Limits {
     }
 }
 
-/// What runs with a job's domain and features, statically typed.
-trait WithFeatures: Send {
-    type Out: Send;
-    fn run<D: Domain, F: Features>(self, d: &D, features: &mut F) -> Result<Self::Out, String>;
-}
-
-/// Opens `domain` with its inputs (one-hot tiles, or the PDB values of
-/// `pdb_inputs`' pattern set, PDBs from the farm's store) and hands both to `v`.
+/// Opens `domain` with its inputs, PDBs from the farm's store through this
+/// process's cache, and runs `v` ([`likely::inputs::with_features`]).
 fn with_features<V: WithFeatures>(
     domain: &str,
     pdb_inputs: Option<&str>,
     store: &DbPdbStore,
     v: V,
 ) -> Result<V::Out, String> {
-    let src = PdbSource { store, threads: 1, cache: Some(&PDBS) };
-    let Some(set) = pdb_inputs else {
-        let d = tiles(domain)?;
-        return v.run(&d, &mut OneHotTiles::new(&d));
-    };
-    fn lookups<D: Registered>(d: &D, set: &str, src: PdbSource) -> Result<PdbLookups, String> {
-        let groups = PdbLookups::group_sizes(puzzles::pdb::sets::by_name(d.name(), set).map_err(|e| e.to_string())?);
-        let (h, _) = pdb_heuristic(d, &format!("pdb:{set}"), src).map_err(|e| e.to_string())?;
-        PdbLookups::new(h, groups).map_err(|e| e.to_string())
-    }
-    let err = |e: puzzles::PuzzleError| e.to_string();
-    let shape = |e: likely::LikelyError| e.to_string();
-    if let Some(d) = SlidingTile::from_name(domain) {
-        let d = d.map_err(err)?;
-        let mut f = TilePdbFeatures::new(&d, lookups(&d, set, src)?).map_err(shape)?;
-        v.run(&d, &mut f)
-    } else if let Some(d) = Pancake::from_name(domain) {
-        let d = d.map_err(err)?;
-        let mut f = PancakePdbFeatures::new(d.size(), lookups(&d, set, src)?).map_err(shape)?;
-        v.run(&d, &mut f)
-    } else if let Some(d) = Blocksworld::from_name(domain) {
-        let d = d.map_err(err)?;
-        let mut f = BlocksPdbFeatures::new(d.size(), lookups(&d, set, src)?).map_err(shape)?;
-        v.run(&d, &mut f)
-    } else {
-        Err(format!("no PDB inputs for the domain `{domain}`"))
-    }
-}
-
-/// The network's input width: the features'.
-struct Width;
-
-impl WithFeatures for Width {
-    type Out = usize;
-    fn run<D: Domain, F: Features>(self, _: &D, features: &mut F) -> Result<usize, String> {
-        Ok(features.inputs())
-    }
+    inputs::with_features(domain, pdb_inputs, PdbSource { store, threads: 1, cache: Some(&PDBS) }, v)
 }
 
 /// One outer iteration of a learner.
