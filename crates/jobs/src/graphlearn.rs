@@ -233,6 +233,10 @@ fn default_baselines() -> Vec<String> {
     vec!["ff".into(), "goalcount".into()]
 }
 
+/// The most problems a block may have (it runs a fold per problem and
+/// configuration; generated ones are made when the grid is read).
+pub const MAX_PROBLEMS: usize = 1000;
+
 /// The largest problem file `hfarm submit` reads.
 const MAX_FILE_BYTES: u64 = 4 << 20;
 
@@ -323,8 +327,17 @@ impl Block {
             return Err(format!("{at}.problems: takes seeds and {}'s generator parameters only", info.name));
         }
         let domain_pddl = planner::generate::domain_pddl(info.name).ok_or(format!("{at}.domain: no domain file"))?;
+        // The problems are generated while the grid is read: bound them first.
+        let combos = split.combinations(info.name);
+        if combos.len().saturating_mul(split.seeds.0.len()) > MAX_PROBLEMS {
+            return Err(format!(
+                "{at}.problems: {} x {} seeds is more than {MAX_PROBLEMS} problems (leave-one-out runs a fold per problem)",
+                combos.len(),
+                split.seeds.0.len()
+            ));
+        }
         let mut problems = vec![];
-        for params in split.combinations(info.name) {
+        for params in combos {
             let values: Vec<String> = params.values().iter().map(|(k, v)| format!("{k}{v}")).collect();
             for &seed in &split.seeds.0 {
                 let pddl = planner::generate::generate(&params, seed).map_err(|e| format!("{at}.problems: {e}"))?;
@@ -380,8 +393,11 @@ impl Block {
                 problems.push(NamedProblem { name, pddl });
             }
         }
-        if problems.len() < 2 {
-            return Err(format!("{at}.problem_files: leave-one-out needs 2 or more problems"));
+        if problems.len() < 2 || problems.len() > MAX_PROBLEMS {
+            return Err(format!(
+                "{at}.problem_files: leave-one-out needs 2 to {MAX_PROBLEMS} problems, got {}",
+                problems.len()
+            ));
         }
         self.loaded = Some((domain_pddl, problems));
         Ok(())
@@ -494,6 +510,7 @@ mod tests {
             ("domain = 'sokoban'\nproblems = { seeds = [1, 2] }", "has no generator"),
             ("domain = 'x'\nproblem_files = ['a.pddl', 'b.pddl']", "graphlearn[0].domain_file"),
             ("domain = 'x'", "give either"),
+            ("domain = 'blocksworld'\nproblems = { seeds = '1..2000', blocks = [3] }", "more than 1000 problems"),
         ];
         for (text, expected) in cases {
             let e = block(&format!("{BASE}{text}\n")).unwrap_err();

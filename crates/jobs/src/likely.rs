@@ -91,6 +91,11 @@ pub struct TestTasks {
     pub seed: u64,
 }
 
+/// The most test walks a block may ask for, and the longest walk: they
+/// are made when the grid is read (`hfarm submit`).
+pub const MAX_WALKS: u32 = 10_000;
+pub const MAX_WALK_LENGTH: u32 = 100_000;
+
 fn default_walk_length() -> u32 {
     1000
 }
@@ -213,6 +218,12 @@ impl Block {
         if self.test.walks == Some(0) || self.test.length == 0 {
             return Err(format!("{at}.test: walks and length must be positive"));
         }
+        // The walks are made while the grid is read: bound them.
+        if self.test.walks.is_some_and(|n| n > MAX_WALKS) || self.test.length > MAX_WALK_LENGTH {
+            return Err(format!(
+                "{at}.test: at most {MAX_WALKS} walks of at most {MAX_WALK_LENGTH} moves (the authors' code: 1000 moves)"
+            ));
+        }
         self.test_tasks().map_err(|e| format!("{at}.test: {e}"))?;
         Ok(())
     }
@@ -315,6 +326,7 @@ mod tests {
             ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { set = 'korf100' }", "a set of 15-puzzle states"),
             ("domain = '15-puzzle'\nalphas = [0.5]\ntest = { set = 'korf100:200-300' }", "no instance has an id"),
             ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { }", "exactly one of"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { walks = 4000000000 }", "at most 10000 walks"),
         ];
         for (text, expected) in cases {
             let e = block(&format!("{base}{text}\n")).unwrap_err();

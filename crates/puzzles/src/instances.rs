@@ -46,9 +46,11 @@ pub fn set(spec: &str, cells: usize) -> Result<Vec<Instance>, String> {
     let (all, size) = match name {
         "korf100" => (korf100(), 16),
         "korf-taylor24" => (korf_taylor24(), 25),
-        _ => return Err(format!(
+        _ => {
+            return Err(format!(
             "set `{spec}`: the known sets are korf100 (15-puzzle) and korf-taylor24 (24-puzzle), optionally NAME:A-B"
-        )),
+        ))
+        }
     };
     if cells != size {
         return Err(format!("set `{name}` is a set of {}-puzzle states", size - 1));
