@@ -363,6 +363,10 @@ impl Block {
         };
         let domain_path = base.join(domain_file);
         let domain_pddl = read(format!("{at}.domain_file"), &domain_path)?;
+        // Parsed here, so that a broken file is refused at submission with
+        // its line and column, not by every job that reads it.
+        let domain = planner::pddl::parse_domain(&domain_pddl, &domain_path.display().to_string())
+            .map_err(|e| format!("{at}.domain_file: {e}"))?;
         let mut problems: Vec<NamedProblem> = vec![];
         for (i, f) in self.problem_files.iter().enumerate() {
             let key = format!("{at}.problem_files[{i}]");
@@ -386,6 +390,8 @@ impl Block {
             };
             for path in files {
                 let pddl = read(key.clone(), &path)?;
+                planner::pddl::parse_problem(&pddl, &path.display().to_string(), &domain)
+                    .map_err(|e| format!("{key}: {e}"))?;
                 let name = path.file_stem().map_or(f.clone(), |s| s.to_string_lossy().into_owned());
                 if problems.iter().any(|p| p.name == name) {
                     return Err(format!("{key}: a second problem named `{name}`"));
@@ -543,6 +549,13 @@ mod tests {
         whole.read_files(&dir, "graphlearn[0]").unwrap();
         let names: Vec<&str> = whole.loaded.as_ref().unwrap().1.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["p3", "p4"]);
+        // A broken problem file is refused with its line and column.
+        std::fs::write(dir.join("broken.pddl"), "(define (problem b)\n  (:domain blocksworld)\n  (:init (on a))")
+            .unwrap();
+        let mut broken = block(&text.replace("p4.pddl", "broken.pddl")).unwrap();
+        let e = broken.read_files(&dir, "graphlearn[0]").unwrap_err();
+        assert!(e.starts_with("graphlearn[0].problem_files[1]: ") && e.contains("broken.pddl:"), "{e}");
+        std::fs::remove_file(dir.join("broken.pddl")).unwrap();
         let mut missing = block(&text.replace("p4.pddl", "p9.pddl")).unwrap();
         let e = missing.read_files(&dir, "graphlearn[0]").unwrap_err();
         assert!(e.starts_with("graphlearn[0].problem_files[1]: ") && e.contains("p9.pddl"), "{e}");
