@@ -98,6 +98,33 @@ async fn wait_for(what: &str, secs: u64, mut check: impl AsyncFnMut() -> bool) {
     }
 }
 
+/// Writes `text` as a grid into a folder of the test's own (removed by the
+/// caller) and submits it; returns the folder and the number of new jobs.
+fn submit_grid(db: &TestDatabase, name: &str, text: &str) -> (std::path::PathBuf, i64) {
+    let dir = std::env::temp_dir().join(format!("hfarm-{name}-{}", db.name));
+    std::fs::create_dir_all(&dir).unwrap();
+    let grid = dir.join(format!("{name}.toml"));
+    std::fs::write(&grid, text).unwrap();
+    let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let total = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["new"].as_i64().unwrap();
+    (dir, total)
+}
+
+/// Waits until some job's `last` checkpoint reached `step`.
+async fn wait_for_checkpoint(db: &TestDatabase, what: &str, step: i64, secs: u64) {
+    let pool = db.pool.clone();
+    wait_for(what, secs, async || {
+        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= $1")
+            .bind(step)
+            .fetch_optional(&pool)
+            .await
+            .unwrap();
+        n.is_some()
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn a_worker_killed_mid_job_loses_nothing_and_the_job_completes_once() {
     let db = TestDatabase::create().await;
@@ -169,13 +196,7 @@ steps = 320
 async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
     let db = TestDatabase::create().await;
     let prefix = format!("hfarm-test-{}", db.name);
-    let dir = std::env::temp_dir().join(format!("hfarm-train-kill-{}", db.name));
-    std::fs::create_dir_all(&dir).unwrap();
-    let grid = dir.join("train.toml");
-    std::fs::write(&grid, TRAIN_GRID).unwrap();
-    let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let total: i64 = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["new"].as_i64().unwrap();
+    let (dir, total) = submit_grid(&db, "train-kill", TRAIN_GRID);
 
     let _serve = spawn(&["serve", "--requeue-after", "2", "--listen", "127.0.0.1:0"], &db.url, &prefix);
     let _cpu = spawn(&["worker", "--class", "cpu", "--concurrency", "2"], &db.url, &prefix);
@@ -183,14 +204,7 @@ async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
     let pool = db.pool.clone();
     // Killed once a resumable checkpoint exists and training went on past it.
     // Generous deadlines: a shared 2-core machine may train at 1-2 steps/s.
-    wait_for("a last checkpoint", 600, async || {
-        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= 80")
-            .fetch_optional(&pool)
-            .await
-            .unwrap();
-        n.is_some()
-    })
-    .await;
+    wait_for_checkpoint(&db, "a last checkpoint", 80, 600).await;
     victim.0.kill().unwrap(); // SIGKILL
     victim.0.wait().unwrap();
     let (killed_at,): (i64,) =
@@ -239,24 +253,12 @@ test = { walks = 1, length = 100 }
 async fn a_puzzle_learner_whose_worker_dies_resumes_at_its_last_iteration_as_if_never_killed() {
     let db = TestDatabase::create().await;
     let prefix = format!("hfarm-test-{}", db.name);
-    let dir = std::env::temp_dir().join(format!("hfarm-likely-kill-{}", db.name));
-    std::fs::create_dir_all(&dir).unwrap();
-    let grid = dir.join("likely.toml");
-    std::fs::write(&grid, LIKELY_GRID).unwrap();
-    let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (dir, _) = submit_grid(&db, "likely-kill", LIKELY_GRID);
 
     let _serve = spawn(&["serve", "--requeue-after", "2", "--listen", "127.0.0.1:0"], &db.url, &prefix);
     let mut victim = spawn(&["worker", "--lease", "1.5"], &db.url, &prefix);
     let pool = db.pool.clone();
-    wait_for("a few iterations", 300, async || {
-        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= 3")
-            .fetch_optional(&pool)
-            .await
-            .unwrap();
-        n.is_some()
-    })
-    .await;
+    wait_for_checkpoint(&db, "a few iterations", 3, 300).await;
     victim.0.kill().unwrap(); // SIGKILL
     victim.0.wait().unwrap();
     let (killed_at,): (i64,) =
@@ -330,25 +332,12 @@ search = { time_s = 30, max_evaluations = 20000 }
 async fn a_bootstrap_whose_worker_dies_resumes_at_its_last_round() {
     let db = TestDatabase::create().await;
     let prefix = format!("hfarm-test-{}", db.name);
-    let dir = std::env::temp_dir().join(format!("hfarm-bootstrap-kill-{}", db.name));
-    std::fs::create_dir_all(&dir).unwrap();
-    let grid = dir.join("bootstrap.toml");
-    std::fs::write(&grid, BOOTSTRAP_GRID).unwrap();
-    let out = hfarm(&["submit", grid.to_str().unwrap(), "--json"], &db.url);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let total: i64 = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["new"].as_i64().unwrap();
+    let (dir, total) = submit_grid(&db, "bootstrap-kill", BOOTSTRAP_GRID);
 
     let _serve = spawn(&["serve", "--requeue-after", "2", "--listen", "127.0.0.1:0"], &db.url, &prefix);
     let mut victim = spawn(&["worker", "--lease", "1.5"], &db.url, &prefix);
     let pool = db.pool.clone();
-    wait_for("a round", 300, async || {
-        let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= 1")
-            .fetch_optional(&pool)
-            .await
-            .unwrap();
-        n.is_some()
-    })
-    .await;
+    wait_for_checkpoint(&db, "a round", 1, 300).await;
     victim.0.kill().unwrap(); // SIGKILL
     victim.0.wait().unwrap();
     let (killed_at, done): (i64, bool) = sqlx::query_as(

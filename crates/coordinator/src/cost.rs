@@ -69,8 +69,7 @@ impl JobClass {
             }
             JobSpec::Noop { .. } => (String::new(), String::new(), 1.0, None),
             JobSpec::PuzzleLearn { domain, settings, iterations, .. } => {
-                let preset = serde_json::to_value(settings).ok().and_then(|v| v.as_str().map(str::to_string));
-                (domain.clone(), preset.unwrap_or_default(), *iterations as f64, None)
+                (domain.clone(), settings.as_str().to_string(), *iterations as f64, None)
             }
             JobSpec::PuzzleSolve { domain, .. } => (domain.clone(), String::new(), 1.0, None),
             JobSpec::PuzzleTest { domain, limits, .. } => (domain.clone(), String::new(), 1.0, limits.time_s),

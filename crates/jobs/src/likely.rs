@@ -40,6 +40,16 @@ pub enum Preset {
     Tiny,
 }
 
+impl Preset {
+    /// Its name in grids and job specs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Preset::Paper => "paper",
+            Preset::Tiny => "tiny",
+        }
+    }
+}
+
 /// What the network predicts and plans with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -306,6 +316,10 @@ mod tests {
         assert_eq!((count("puzzle_solve"), count("puzzle_learn"), count("puzzle_test")), (3, 2, 12));
         let (bound, _) = b.size();
         assert!(bound >= jobs.len() as u64);
+        // The cost model and the database group learners by this name.
+        for p in [Preset::Paper, Preset::Tiny] {
+            assert_eq!(serde_json::to_value(p).unwrap(), p.as_str());
+        }
         // Walks are seeded: the same block gives the same states.
         assert_eq!(b.test_tasks().unwrap(), b.test_tasks().unwrap());
     }

@@ -123,7 +123,7 @@ pub async fn bootstrap(
     // Tables 5.1-5.3 over this bootstrap's samples, for alpha 2 up to the configuration's.
     let per_problem = boot.samples();
     let alpha = c.alpha as usize;
-    let features = blocking(move || {
+    let (features, per_problem) = blocking(move || {
         let mut out = vec![];
         for a in 2..=alpha {
             let stats = feature_delta_stats(&train_problems, &per_problem, a).map_err(|e| e.to_string())?;
@@ -131,10 +131,10 @@ pub async fn bootstrap(
             v["alpha"] = a.into();
             out.push(v);
         }
-        Ok(serde_json::Value::Array(out))
+        Ok((serde_json::Value::Array(out), per_problem))
     })
     .await?;
-    let mut samples = boot.samples().into_iter();
+    let mut samples = per_problem.into_iter();
     let mut rows = vec![];
     for p in &problems {
         let own: Vec<LabelledState> =
