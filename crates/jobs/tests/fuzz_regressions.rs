@@ -35,7 +35,7 @@ fn a_grid_whose_jobs_name_too_many_inputs_is_refused() {
 /// The bound is an upper bound of what `expand` builds, for every grid here.
 #[test]
 fn the_size_bound_holds_for_the_repos_grids() {
-    for name in ["smoke.toml", "quick.toml", "ijcai24.toml", "ijcai24-linear.toml"] {
+    for name in ["smoke.toml", "quick.toml", "ijcai24.toml", "ijcai24-linear.toml", "ijcai24-linear-session.toml"] {
         let g = Grid::parse(&grid(name), name).unwrap();
         let (bound, jobs) = (size(&g), expand(&g).jobs);
         let inputs: usize = jobs.iter().map(|j| j.inputs.len()).sum();
