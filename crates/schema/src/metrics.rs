@@ -58,7 +58,8 @@ pub struct Measured {
     /// `generate`, `label`, `evaluate` (per job); `train` (per step); `plan` (per evaluation).
     pub kind: String,
     pub domain: Option<String>,
-    /// generate: the split; train, evaluate, learned plan: the model; plan: the heuristic.
+    /// generate, label: the split; train, evaluate, learned plan: the model; plan: the heuristic
+    /// (as `coordinator::cost::JobClass` groups them, or the figure never applies).
     pub group: Option<String>,
     /// How many jobs the figure stands on.
     pub jobs: i64,
@@ -74,10 +75,14 @@ pub struct Measured {
 pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
     Ok(sqlx::query_as(
         "SELECT kind, domain, grp AS \"group\", count(*) AS jobs, avg(s)::float8 AS seconds, NULL::float8 AS units_per_job
-         FROM (SELECT kind, domain, CASE WHEN kind = 'generate' THEN split ELSE model END AS grp,
-                      extract(epoch FROM finished_at - started_at)::float8 AS s
-               FROM jobs WHERE status = 'succeeded' AND kind IN ('generate', 'label', 'evaluate')
-                 AND started_at IS NOT NULL AND finished_at IS NOT NULL) j
+         FROM (SELECT e.kind, e.domain,
+                      CASE WHEN e.kind IN ('generate', 'label') THEN e.split
+                           -- An evaluate job's model is its train input's.
+                           ELSE (SELECT t.model FROM job_inputs i JOIN jobs t ON t.key = i.input
+                                 WHERE i.job = e.key AND t.kind = 'train' LIMIT 1) END AS grp,
+                      extract(epoch FROM e.finished_at - e.started_at)::float8 AS s
+               FROM jobs e WHERE e.status = 'succeeded' AND e.kind IN ('generate', 'label', 'evaluate')
+                 AND e.started_at IS NOT NULL AND e.finished_at IS NOT NULL) j
          GROUP BY 1, 2, 3
          UNION ALL
          SELECT 'train', m.domain, j.model, count(*),
