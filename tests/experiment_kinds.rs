@@ -14,19 +14,6 @@ use schema::JobStatus;
 use support::servers::redis_url;
 use worker::{run_worker, WorkerConfig};
 
-/// Whether the cost model, calibrated on what ran, prices every job of
-/// `grid` from this farm's own measurements.
-async fn every_job_priced_from_measurements(db: &TestDatabase, grid: &str) {
-    let path = format!("{}/../grids/{grid}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let (model, calibrated) = coordinator::submit::cost_model(Some(&db.pool)).await;
-    assert!(calibrated);
-    let dry = coordinator::submit(None, &text, &path, false, &model).await.unwrap();
-    for (kind, cost) in &dry.cost.by_kind {
-        assert_eq!(cost.measured, cost.jobs, "{kind}: {cost:?}");
-    }
-}
-
 /// Submits `grid` (a file of `grids/`) and runs it to the end with a
 /// scheduler and a two-slot worker; returns the experiment.
 async fn run_grid(db: &TestDatabase, grid: &str, secs: u64) -> uuid::Uuid {
@@ -113,7 +100,7 @@ async fn the_likely_grid_learns_tests_every_alpha_and_reports_table_7() {
     let rows: Vec<Vec<String>> = eff.rows.iter().map(|r| r.iter().map(|c| c.text()).collect()).collect();
     let counts: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[2].as_str(), r[4].as_str(), r[5].as_str())).collect();
     assert_eq!(counts, [("one_hot", "32", "48"), ("pdb:4-4", "16", "24")], "inputs, training tasks, test tasks");
-    every_job_priced_from_measurements(&db, "likely-8puzzle.toml").await;
+    support::assert_priced_from_measurements(&db.pool, "grids/likely-8puzzle.toml").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -172,5 +159,5 @@ async fn the_graphlearn_grid_runs_leave_one_out_and_reports_coverage() {
     for r in &cov.rows {
         assert_eq!(r[4].text(), "6", "problems: {r:?}");
     }
-    every_job_priced_from_measurements(&db, "graphlearn-blocksworld.toml").await;
+    support::assert_priced_from_measurements(&db.pool, "grids/graphlearn-blocksworld.toml").await;
 }

@@ -111,14 +111,5 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     }
     let curves = report::table(&db.pool, experiment, Table::Curves, &Filter::default()).await.unwrap();
     assert!(curves.rows.len() >= 12 * 30, "{} curve points", curves.rows.len());
-
-    // The cost model, calibrated on what ran, prices every job of the grid
-    // from this farm's measurements (a kind whose measured rows are grouped
-    // otherwise than its jobs would fall back to the defaults).
-    let (model, calibrated) = coordinator::submit::cost_model(Some(&db.pool)).await;
-    assert!(calibrated);
-    let dry = coordinator::submit(None, &text, "quick.toml", false, &model).await.unwrap();
-    for (kind, cost) in &dry.cost.by_kind {
-        assert_eq!(cost.measured, cost.jobs, "{kind}: {cost:?}");
-    }
+    support::assert_priced_from_measurements(&db.pool, "grids/quick.toml").await;
 }
