@@ -260,6 +260,61 @@ pub fn train_group_speed(model: ModelKind, runs: usize, steps: u64, device: Devi
 }
 
 #[derive(Debug, Serialize)]
+pub struct LossSpeed {
+    pub device: String,
+    pub batch: i64,
+    pub steps: u64,
+    pub gaussian_us_per_step: f64,
+    pub truncated_us_per_step: f64,
+    /// truncated / gaussian: what the truncated Gaussian adds to a step.
+    pub ratio: f64,
+}
+
+/// The training loss alone, forward and backward, per family on the same
+/// batch: -mean log p(h*) with mu, sigma leaves, lower bounds below h* and
+/// the upper bound missing (the paper's grid). Half the batch starts with
+/// mu far below its bound, where a model starts training.
+pub fn loss_speed(batch: i64, steps: u64, device: Device) -> LossSpeed {
+    tch::manual_seed(0);
+    let opts = (Kind::Float, device);
+    let target = (Tensor::rand([batch], opts) * 30.0).round() + 1.0;
+    let lower = (&target - (Tensor::rand([batch], opts) * 5.0).round()).clamp_min(0.0);
+    let upper = Tensor::full([batch], f64::NAN, opts);
+    let far = Tensor::rand([batch], opts).lt(0.5).to_kind(Kind::Float) * -40.0;
+    let mu0 = &target + Tensor::randn([batch], opts) * 3.0 + far;
+    let mu = mu0.detach().set_requires_grad(true);
+    let sigma = (Tensor::rand([batch], opts) * 3.0 + 0.2).set_requires_grad(true);
+    let time = |family: Family| {
+        let step = || {
+            let d = crate::distribution::Dist::new(family, &mu, &sigma, &lower, &upper);
+            let loss = -d.log_prob(&target).mean(Kind::Double);
+            let g = Tensor::run_backward(&[&loss], &[&mu, &sigma], false, false);
+            assert!(g[0].isfinite().all().int64_value(&[]) == 1, "finite gradients");
+        };
+        for _ in 0..steps.div_ceil(10) {
+            step();
+        }
+        sync(device);
+        let t = Instant::now();
+        for _ in 0..steps {
+            step();
+        }
+        sync(device);
+        t.elapsed().as_secs_f64() * 1e6 / steps as f64
+    };
+    let gaussian_us_per_step = time(Family::Gaussian);
+    let truncated_us_per_step = time(Family::Truncated);
+    LossSpeed {
+        device: format!("{device:?}"),
+        batch,
+        steps,
+        gaussian_us_per_step,
+        truncated_us_per_step,
+        ratio: truncated_us_per_step / gaussian_us_per_step,
+    }
+}
+
+#[derive(Debug, Serialize)]
 pub struct ManySpeed {
     pub model: String,
     pub device: String,

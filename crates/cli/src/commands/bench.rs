@@ -34,8 +34,26 @@ pub enum Which {
     Train,
     /// R runs trained as one stacked group vs one after another: run-steps per second (--model, --runs, --device).
     TrainGroup,
+    /// The training loss alone, forward and backward, Gaussian vs truncated Gaussian (--batch, --steps, --device).
+    Loss,
     /// S learned GBFS searches with shared forward passes vs one after another (--model, --searches, --budget, --device).
     PlanMany,
+}
+
+/// The planner benchmarks run over a suite of PDDL instances.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Suite {
+    AstarLmcut,
+    GbfsFf,
+}
+
+impl Suite {
+    fn folder(self) -> &'static str {
+        match self {
+            Suite::AstarLmcut => "benchmarks/astar-lmcut",
+            Suite::GbfsFf => "benchmarks/gbfs-ff",
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -60,13 +78,13 @@ pub struct Args {
     /// nlm: objects per instance.
     #[arg(long, default_value_t = 12)]
     pub objects: i64,
-    /// nlm: batch size.
+    /// nlm, loss: batch size.
     #[arg(long, default_value_t = 256)]
     pub batch: i64,
-    /// nlm: timed training steps.
+    /// nlm, loss: timed training steps.
     #[arg(long, default_value_t = 30)]
     pub steps: u64,
-    /// nlm, train, train-group: cpu or cuda.
+    /// nlm, train, train-group, loss: cpu or cuda.
     #[arg(long, default_value = "cpu")]
     pub device: String,
     /// train-group: the model (nlm or linear; the HGN trains alone).
@@ -204,64 +222,44 @@ fn suite_instances(suite: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
-    match a.which {
+    // The two planner suites share what follows; every other bench is its own.
+    let suite = match a.which {
+        Which::AstarLmcut => Suite::AstarLmcut,
+        Which::GbfsFf => Suite::GbfsFf,
         Which::Queue => return super::bench_queue::run(a.jobs, a.slots, a.json),
         Which::Nlm => return super::bench_learner::nlm(a.objects, a.batch, a.steps, &a.device, a.json),
         Which::LearnedGbfs => return super::bench_learner::learned_gbfs(a.json),
         Which::Train => return super::bench_learner::train(a.steps, &a.device, a.json),
         Which::TrainGroup => return super::bench_learner::train_group(&a.model, a.runs, a.steps, &a.device, a.json),
+        Which::Loss => return super::bench_learner::loss(a.batch, a.steps, &a.device, a.json),
         Which::PlanMany => {
             return super::bench_learner::plan_many(&a.model, a.searches, a.budget, a.balls, &a.device, a.json)
         }
-        Which::AstarLmcut | Which::GbfsFf => {}
-    }
-    let suite = a.suite.clone().unwrap_or_else(|| {
-        PathBuf::from(match a.which {
-            Which::AstarLmcut => "benchmarks/astar-lmcut",
-            Which::GbfsFf
-            | Which::Queue
-            | Which::Nlm
-            | Which::LearnedGbfs
-            | Which::Train
-            | Which::TrainGroup
-            | Which::PlanMany => "benchmarks/gbfs-ff",
-        })
-    });
+    };
+    let folder = a.suite.clone().unwrap_or_else(|| PathBuf::from(suite.folder()));
     let fd = if a.no_fd { None } else { find_fd() };
     if fd.is_none() && !a.no_fd && !a.json {
         println!("Fast Downward not found (set FD_PYTHON or FD_DRIVER; pip install up-fast-downward): ours only.");
     }
-    let (fd_search, heuristic) = match a.which {
-        Which::AstarLmcut => ("astar(lmcut())", "lmcut"),
-        Which::GbfsFf
-        | Which::Queue
-        | Which::Nlm
-        | Which::LearnedGbfs
-        | Which::Train
-        | Which::TrainGroup
-        | Which::PlanMany => ("eager_greedy([ff()])", "ff"),
+    let (fd_search, heuristic) = match suite {
+        Suite::AstarLmcut => ("astar(lmcut())", "lmcut"),
+        Suite::GbfsFf => ("eager_greedy([ff()])", "ff"),
     };
     let mut rows = vec![];
-    for (domain, problem) in suite_instances(&suite)? {
+    for (domain, problem) in suite_instances(&folder)? {
         let start = Instant::now();
         let task = planner::load_task(&domain, &problem)?;
         let mut h = heuristics::by_name(heuristic, &task).ok_or_else(|| anyhow::anyhow!("no heuristic {heuristic}"))?;
         let cpu = process_cpu_time();
-        let r = match a.which {
-            Which::AstarLmcut => astar(&task, h.as_mut(), Limits::default()),
-            Which::GbfsFf
-            | Which::Queue
-            | Which::Nlm
-            | Which::LearnedGbfs
-            | Which::Train
-            | Which::TrainGroup
-            | Which::PlanMany => gbfs(&task, h.as_mut(), Limits::default()),
+        let r = match suite {
+            Suite::AstarLmcut => astar(&task, h.as_mut(), Limits::default()),
+            Suite::GbfsFf => gbfs(&task, h.as_mut(), Limits::default()),
         };
         let search_cpu = process_cpu_time() - cpu;
         let end_to_end = start.elapsed().as_secs_f64();
         let fd_run = fd.as_ref().map(|fd| run_fd(fd, &domain, &problem, fd_search)).transpose()?;
         let search = r.search_time.as_secs_f64();
-        let name = problem.strip_prefix(&suite).unwrap_or(&problem).display().to_string();
+        let name = problem.strip_prefix(&folder).unwrap_or(&problem).display().to_string();
         let row = Row {
             instance: name,
             status: r.status.as_str(),
@@ -274,7 +272,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             evaluations_per_s: r.evaluations as f64 / search_cpu.max(1e-9),
             fd: fd_run,
         };
-        if let (Some(f), SearchStatus::Solved, Which::AstarLmcut) = (&row.fd, r.status, a.which) {
+        if let (Some(f), SearchStatus::Solved, Suite::AstarLmcut) = (&row.fd, r.status, suite) {
             if f.cost.is_some() && f.cost != row.cost {
                 bail!("{}: optimal cost {:?} differs from Fast Downward's {:?}", row.instance, row.cost, f.cost);
             }
@@ -282,18 +280,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
         if a.json {
             println!("{}", serde_json::to_string(&row)?);
         } else {
-            print_row(&row, a.which);
+            print_row(&row, suite);
         }
         rows.push(row);
     }
-    summarize(&rows, a.which, a.json)?;
+    summarize(&rows, suite, a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_row(r: &Row, which: Which) {
+fn print_row(r: &Row, suite: Suite) {
     let fd = r.fd.as_ref();
-    match which {
-        Which::AstarLmcut => println!(
+    match suite {
+        Suite::AstarLmcut => println!(
             "{:40} {:>10} cost {:>4} exp {:>9} search(cpu) {:>8.3}s fd {:>8}s ratio {:>6} | e2e {:>7.3}s fd-driver {:>7}s speedup {:>6}",
             r.instance,
             r.status,
@@ -306,7 +304,7 @@ fn print_row(r: &Row, which: Which) {
             fd.map_or("-".into(), |f| format!("{:.3}", f.driver_wall_s)),
             fd.map_or("-".into(), |f| format!("{:.1}x", f.driver_wall_s / r.end_to_end_s.max(1e-9))),
         ),
-        Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup | Which::PlanMany => println!(
+        Suite::GbfsFf => println!(
             "{:40} {:>10} evals {:>8} {:>10.0}/s  fd evals {:>8} {:>10}/s",
             r.instance,
             r.status,
@@ -325,7 +323,7 @@ fn median(values: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v[v.len() / 2])
 }
 
-fn summarize(rows: &[Row], which: Which, json: bool) -> Result<()> {
+fn summarize(rows: &[Row], suite: Suite, json: bool) -> Result<()> {
     let ours_search: f64 = rows.iter().map(|r| r.search_cpu_s).sum();
     let ours_e2e: f64 = rows.iter().map(|r| r.end_to_end_s).sum();
     let ours_evals: u64 = rows.iter().map(|r| r.evaluations).sum();
@@ -342,7 +340,7 @@ fn summarize(rows: &[Row], which: Which, json: bool) -> Result<()> {
         Some((speedups.iter().map(|s| s.ln()).sum::<f64>() / speedups.len() as f64).exp())
     };
     let summary = serde_json::json!({
-        "summary": match which { Which::AstarLmcut => "astar-lmcut", Which::GbfsFf | Which::Queue | Which::Nlm | Which::LearnedGbfs | Which::Train | Which::TrainGroup | Which::PlanMany => "gbfs-ff" },
+        "summary": suite.folder().trim_start_matches("benchmarks/"),
         "instances": rows.len(),
         "ours_search_cpu_s": ours_search,
         "ours_end_to_end_s": ours_e2e,

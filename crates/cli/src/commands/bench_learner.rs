@@ -85,6 +85,19 @@ pub fn train_group(model: &str, runs: usize, steps: u64, device_name: &str, json
     Ok(ExitCode::SUCCESS)
 }
 
+pub fn loss(batch: i64, steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
+    let r = bench::loss_speed(batch, steps.max(100), device(device_name)?);
+    if json {
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        println!(
+            "loss on {} (batch {}, {} steps): gaussian {:.1} us/step, truncated {:.1} us/step: {:.2}x",
+            r.device, r.batch, r.steps, r.gaussian_us_per_step, r.truncated_us_per_step, r.ratio
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Real training runs of each model on labelled gripper and blocksworld data.
 pub fn train(steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
     let d = device(device_name)?;
