@@ -19,7 +19,7 @@ pub enum ModelKind {
     Hgn,
 }
 
-/// Whether sigma is predicted or fixed to 1/sqrt(2) (then NLL = MSE + const).
+/// Whether sigma is predicted or fixed ([`crate::distribution::FIXED_SIGMA`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SigmaMode {

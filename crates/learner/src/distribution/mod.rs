@@ -19,8 +19,12 @@ pub const MISSING_BOUND: f64 = 1e5;
 /// Bounds are opened by this much (appendix B.3): h* may equal an admissible
 /// bound, and a closed bound rewards mu -> -infinity for such states.
 pub const OPEN_BOUND_EPS: f64 = 0.1;
-/// The sigma that makes the Gaussian NLL the MSE up to a constant.
-pub const FIXED_SIGMA: f64 = std::f64::consts::FRAC_1_SQRT_2;
+/// Sigma when it is not learned: the authors' code fixes it at sqrt 2
+/// (`pddlsl/model_wrapper.py:19-20`, `default_sigma = 0.5**(-0.5)`), which
+/// produced the published tables; the paper's text says 1/sqrt 2. A
+/// Gaussian's NLL is then MSE/4 + ln(2 sqrt(pi)) on any checkpoint, and the
+/// truncated Gaussian's mean depends on it.
+pub const FIXED_SIGMA: f64 = std::f64::consts::SQRT_2;
 
 /// Which distribution models h*.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
