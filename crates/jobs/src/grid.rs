@@ -149,6 +149,8 @@ impl<'de> Deserialize<'de> for Residual {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolveLimits {
+    /// CPU seconds per try (the authors' code limits CPU time), so that a
+    /// grid's instances are the same on a busy machine and a quiet one.
     #[serde(default = "default_solve_time")]
     pub time_s: f64,
     #[serde(default = "default_solve_memory")]

@@ -29,6 +29,21 @@ fn time_limit_stops_search() {
 }
 
 #[test]
+fn a_cpu_time_limit_counts_the_searching_threads_cpu_time() {
+    let t = hard();
+    let limit = Duration::from_millis(200);
+    let limits = Limits::new(None, Some(0.2), None).on_cpu_clock();
+    assert_eq!((limits.time_limit, limits.cpu_time_limit), (None, Some(limit)));
+    let (cpu0, wall0) = (planner::search::thread_cpu_time(), Instant::now());
+    let r = astar(&t, &mut Blind::new(&t), limits);
+    assert_eq!(r.status, SearchStatus::TimeLimit);
+    // It stops only once this thread has spent the limit in CPU time,
+    // however long that took on the wall clock.
+    assert!(planner::search::thread_cpu_time() - cpu0 >= limit);
+    assert!(wall0.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
 fn memory_limit_stops_search() {
     let t = hard();
     let limits = Limits { memory_limit: Some(1 << 20), ..Limits::default() };
