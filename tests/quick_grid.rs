@@ -8,7 +8,7 @@ use queue::Queue;
 use schema::reports::{self as report, Cell, Filter, Table};
 use schema::testing::TestDatabase;
 use schema::JobStatus;
-use worker::{run_worker, WorkerConfig};
+use worker::{run_worker, TrainGroups, WorkerConfig};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
@@ -27,7 +27,12 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
     let cpu = WorkerConfig { lease_s: 60.0, ..WorkerConfig::in_process("cpu", "cpu") };
     // Trains compatible runs as stacked groups, as `hfarm worker` does on CUDA.
-    let gpu = WorkerConfig { lease_s: 60.0, train_group: 8, plan_group: 16, ..WorkerConfig::in_process("gpu", "gpu") };
+    let gpu = WorkerConfig {
+        lease_s: 60.0,
+        train_group: TrainGroups::all(8),
+        plan_group: 16,
+        ..WorkerConfig::in_process("gpu", "gpu")
+    };
     let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
     let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
     let started = Instant::now();

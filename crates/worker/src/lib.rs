@@ -16,4 +16,4 @@ pub mod pdb_store;
 pub mod run;
 
 pub use isolate::Isolation;
-pub use run::{run_worker, WorkerConfig};
+pub use run::{run_worker, TrainGroups, WorkerConfig};

@@ -34,8 +34,9 @@ pub struct WorkerConfig {
     /// Where searches run: in child processes under real memory and time
     /// limits, or on this process's threads.
     pub isolation: Isolation,
-    /// Most train jobs trained together as one stacked group (1: alone).
-    pub train_group: usize,
+    /// Most train jobs trained together as one stacked group, per model
+    /// (1: alone).
+    pub train_group: TrainGroups,
     /// Most learned plan jobs of one model searched at once, their
     /// evaluations sharing forward passes (1: one at a time).
     pub plan_group: usize,
@@ -53,9 +54,26 @@ impl WorkerConfig {
             lease_s: 30.0,
             grace_s: 5.0,
             isolation: Isolation::InProcess,
-            train_group: 1,
+            train_group: TrainGroups::all(1),
             plan_group: 1,
         }
+    }
+}
+
+/// Group sizes of the models that stack (the HGN trains alone): they
+/// differ because the models do. On a CPU the NLM is compute-bound, and a
+/// stacked group is no faster than its runs in turn, while the linear model
+/// is bound by per-operation overhead, which a group shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrainGroups {
+    pub nlm: usize,
+    pub linear: usize,
+}
+
+impl TrainGroups {
+    /// The same size for every model.
+    pub fn all(size: usize) -> TrainGroups {
+        TrainGroups { nlm: size, linear: size }
     }
 }
 
@@ -160,9 +178,8 @@ impl Slot {
     async fn companions(&mut self, claimed: &Claimed) -> (Together, Vec<Claimed>) {
         let field = |name: &str| claimed.spec.get(name).and_then(|v| v.as_str());
         let (together, size) = match field("kind") {
-            Some("train") if matches!(field("model"), Some("nlm" | "linear")) => {
-                (Together::Training, self.cfg.train_group)
-            }
+            Some("train") if field("model") == Some("nlm") => (Together::Training, self.cfg.train_group.nlm),
+            Some("train") if field("model") == Some("linear") => (Together::Training, self.cfg.train_group.linear),
             Some("plan") if claimed.spec.pointer("/heuristic/source").and_then(|v| v.as_str()) == Some("learned") => {
                 (Together::Planning, self.cfg.plan_group)
             }

@@ -111,8 +111,10 @@ pub struct WorkerArgs {
     pub isolation: IsolationArg,
     /// Most train jobs (same domain, model, sigma mode, steps and data) a
     /// slot trains at once as one stacked network; 1 trains each alone.
-    /// Default: 8 where training runs on CUDA, 1 on CPU (measured: a stacked
-    /// group is compute-bound there and no faster than runs in turn).
+    /// Default: 8 where training runs on CUDA; on CPU 1 for the NLM
+    /// (compute-bound: a stacked group is no faster than runs in turn) and
+    /// 4 for the linear model (overhead-bound: 1.3x as a group of 8, `hfarm
+    /// bench train-group --model linear`).
     #[arg(long)]
     pub train_group: Option<usize>,
     /// Most learned plan jobs of one model (same domain and limits) a slot
@@ -189,7 +191,11 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
         IsolationArg::None => worker::Isolation::InProcess,
     };
     let cuda = matches!(a.class, Class::Gpu) && learner::device().is_ok_and(|d| d.is_cuda());
-    let train_group = a.train_group.unwrap_or(if cuda { 8 } else { 1 });
+    let train_group = match a.train_group {
+        Some(n) => worker::TrainGroups::all(n.max(1)),
+        None if cuda => worker::TrainGroups::all(8),
+        None => worker::TrainGroups { nlm: 1, linear: 4 },
+    };
     let plan_group = a.plan_group.unwrap_or(if cuda { 256 } else { 1 });
     runtime()?.block_on(async {
         let (pool, queue) = connect_waiting(&a.db, &a.redis).await?;
@@ -201,7 +207,7 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
             lease_s: a.lease,
             grace_s: a.grace,
             isolation,
-            train_group: train_group.max(1),
+            train_group,
             plan_group: plan_group.max(1),
         };
         eprintln!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
