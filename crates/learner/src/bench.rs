@@ -33,6 +33,21 @@ fn sync(device: Device) {
     }
 }
 
+/// Seconds that `steps` calls of `step` take after `warmup` untimed ones,
+/// the device drained before and after.
+fn timed(device: Device, warmup: u64, steps: u64, mut step: impl FnMut()) -> f64 {
+    for _ in 0..warmup {
+        step();
+    }
+    sync(device);
+    let t = Instant::now();
+    for _ in 0..steps {
+        step();
+    }
+    sync(device);
+    t.elapsed().as_secs_f64()
+}
+
 /// Training steps of the paper's NLM (breadth 3, depth 5, 8 per arity) on a
 /// fixed random batch: input predicates (4, 8, 8, 0) per arity, Gaussian
 /// NLL with learned sigma, AdamW, gradient clipping 0.1.
@@ -57,7 +72,7 @@ pub fn nlm_steps(objects: i64, batch: i64, steps: u64, warmup: u64, device: Devi
     let valid = Tensor::ones([batch, objects], (Kind::Bool, device));
     let b = RelationalBatch { inputs, valid, objects };
     let target = Tensor::rand([batch], (Kind::Float, device)) * 20.0;
-    let mut step = || {
+    let s = timed(device, warmup, steps, || {
         let out = net.forward(&b);
         let mu = out.select(1, 0);
         let sigma = out.select(1, 1).sigmoid() * 10.0 + 0.1;
@@ -65,17 +80,7 @@ pub fn nlm_steps(objects: i64, batch: i64, steps: u64, warmup: u64, device: Devi
         opt.zero_grad();
         loss.backward();
         opt.step(0.1);
-    };
-    for _ in 0..warmup {
-        step();
-    }
-    sync(device);
-    let t = Instant::now();
-    for _ in 0..steps {
-        step();
-    }
-    sync(device);
-    let s = t.elapsed().as_secs_f64();
+    });
     NlmSpeed {
         device: format!("{device:?}"),
         objects,
@@ -285,22 +290,13 @@ pub fn loss_speed(batch: i64, steps: u64, device: Device) -> LossSpeed {
     let mu = mu0.detach().set_requires_grad(true);
     let sigma = (Tensor::rand([batch], opts) * 3.0 + 0.2).set_requires_grad(true);
     let time = |family: Family| {
-        let step = || {
+        let s = timed(device, steps.div_ceil(10), steps, || {
             let d = crate::distribution::Dist::new(family, &mu, &sigma, &lower, &upper);
             let loss = -d.log_prob(&target).mean(Kind::Double);
             let g = Tensor::run_backward(&[&loss], &[&mu, &sigma], false, false);
             assert!(g[0].isfinite().all().int64_value(&[]) == 1, "finite gradients");
-        };
-        for _ in 0..steps.div_ceil(10) {
-            step();
-        }
-        sync(device);
-        let t = Instant::now();
-        for _ in 0..steps {
-            step();
-        }
-        sync(device);
-        t.elapsed().as_secs_f64() * 1e6 / steps as f64
+        });
+        s * 1e6 / steps as f64
     };
     let gaussian_us_per_step = time(Family::Gaussian);
     let truncated_us_per_step = time(Family::Truncated);

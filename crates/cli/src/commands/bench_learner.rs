@@ -9,6 +9,12 @@ use learner::bench;
 use learner::ModelKind;
 use planner::generate::Params;
 
+/// One result: its JSON line with `--json`, else `text` of it.
+fn emit<T: serde::Serialize>(json: bool, r: &T, text: impl FnOnce(&T) -> String) -> Result<()> {
+    println!("{}", if json { serde_json::to_string(r)? } else { text(r) });
+    Ok(())
+}
+
 fn device(name: &str) -> Result<tch::Device> {
     Ok(match name {
         "cpu" => tch::Device::Cpu,
@@ -20,14 +26,12 @@ fn device(name: &str) -> Result<tch::Device> {
 
 pub fn nlm(objects: i64, batch: i64, steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
     let r = bench::nlm_steps(objects, batch, steps, 5, device(device_name)?);
-    if json {
-        println!("{}", serde_json::to_string(&r)?);
-    } else {
-        println!(
+    emit(json, &r, |r| {
+        format!(
             "NLM training ({} objects, batch {}, {:?}): {:.2} steps/s ({:.1} ms/step over {} steps)",
             r.objects, r.batch, r.device, r.steps_per_s, r.ms_per_step, r.steps
-        );
-    }
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -50,15 +54,13 @@ pub fn plan_many(
         bail!("--searches and --balls must be at least 1");
     }
     let r = bench::plan_many_speed(model, &Params::Gripper { balls }, searches, budget, device(device_name)?)?;
-    if json {
-        println!("{}", serde_json::to_string(&r)?);
-    } else {
-        println!(
+    emit(json, &r, |r| {
+        format!(
             "{} on {} x{} ({}, budget {}): shared {:.0} evaluations/s ({} passes), one after another {:.0} ({} passes): {:.2}x; {} identical, {} differing",
             r.model, r.problem, r.searches, r.device, r.budget, r.batched_evaluations_per_s, r.shared_passes,
             r.single_evaluations_per_s, r.single_passes, r.speedup, r.identical, r.differing
-        );
-    }
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -74,27 +76,23 @@ pub fn train_group(model: &str, runs: usize, steps: u64, device_name: &str, json
         bail!("--runs must be at least 1");
     }
     let r = bench::train_group_speed(model, runs, steps, device(device_name)?)?;
-    if json {
-        println!("{}", serde_json::to_string(&r)?);
-    } else {
-        println!(
+    emit(json, &r, |r| {
+        format!(
             "{} x{} on {} (batch {}, {} steps each): group {:.1} run-steps/s, one after another {:.1}: {:.2}x",
             r.model, r.runs, r.device, r.batch_size, r.steps, r.group_steps_per_s, r.sequential_steps_per_s, r.speedup
-        );
-    }
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn loss(batch: i64, steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
     let r = bench::loss_speed(batch, steps.max(100), device(device_name)?);
-    if json {
-        println!("{}", serde_json::to_string(&r)?);
-    } else {
-        println!(
+    emit(json, &r, |r| {
+        format!(
             "loss on {} (batch {}, {} steps): gaussian {:.1} us/step, truncated {:.1} us/step: {:.2}x",
             r.device, r.batch, r.steps, r.gaussian_us_per_step, r.truncated_us_per_step, r.ratio
-        );
-    }
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -111,10 +109,8 @@ pub fn train(steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
         (ModelKind::Hgn, &blocks),
     ] {
         let r = bench::train_speed(model, data, steps, d)?;
-        if json {
-            println!("{}", serde_json::to_string(&r)?);
-        } else {
-            println!(
+        emit(json, &r, |r| {
+            format!(
                 "{:<7} {:<12} {:?}: {:>7.1} steps/s over {} steps ({} samples); validation MSE {:.3} -> {:.3}",
                 r.model,
                 data[0].domain(),
@@ -124,8 +120,8 @@ pub fn train(steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
                 r.train_samples,
                 r.first_val_mse,
                 r.last_val_mse
-            );
-        }
+            )
+        })?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -155,14 +151,12 @@ pub fn learned_gbfs(json: bool) -> Result<ExitCode> {
     ];
     for (model, train, test) in cases {
         let r = bench::learned_gbfs(model, &train, &test, 10_000, 100)?;
-        if json {
-            println!("{}", serde_json::to_string(&r)?);
-        } else {
-            println!(
+        emit(json, &r, |r| {
+            format!(
                 "{:<7} {:<40} solved={:<5} {:>6} evaluations in {:>6.2} s: {:>8.0} evaluations/s (hFF alone: {:.0}/s)",
                 r.model, r.problem, r.solved, r.evaluations, r.seconds, r.evaluations_per_s, r.ff_evaluations_per_s
-            );
-        }
+            )
+        })?;
     }
     Ok(ExitCode::SUCCESS)
 }

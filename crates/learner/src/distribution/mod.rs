@@ -141,11 +141,16 @@ fn on_host<const N: usize>(
         let v: Vec<f64> = results.iter().map(part).collect();
         Tensor::from_slice(&v).reshape(&shape).to_device(mu.device())
     };
-    let value = column(|g| g.value);
-    [(&broadcast[0], column(|g| g.d_mu)), (&broadcast[1], column(|g| g.d_sigma))]
+    // A derivative goes back only where autograd asks for it (not in
+    // planning's forward passes).
+    let d_mu: fn(&truncated::WithGrad) -> f64 = |g| g.d_mu;
+    let d_sigma: fn(&truncated::WithGrad) -> f64 = |g| g.d_sigma;
+    [(&broadcast[0], d_mu), (&broadcast[1], d_sigma)]
         .into_iter()
         .filter(|(t, _)| t.requires_grad())
-        .fold(value, |out, (t, d)| out + d * (t.to_kind(Kind::Double) - t.detach().to_kind(Kind::Double)))
+        .fold(column(|g| g.value), |out, (t, part)| {
+            out + column(part) * (t.to_kind(Kind::Double) - t.detach().to_kind(Kind::Double))
+        })
 }
 
 #[cfg(test)]
