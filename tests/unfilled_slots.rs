@@ -39,12 +39,12 @@ residuals = ["none"]
 steps = 40
 "#;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes() {
-    let db = TestDatabase::create().await;
+/// Submits `grid` and runs a scheduler and a CPU and a GPU worker, in
+/// process, until every job has ended.
+async fn run_to_the_end(db: &TestDatabase, grid: &str) -> (uuid::Uuid, i64, coordinator::StatusReport) {
     let queue = Queue::connect(&support::servers::redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
     let report =
-        coordinator::submit(Some(&db.pool), GRID, "unfilled.toml", false, &coordinator::cost::CostModel::defaults())
+        coordinator::submit(Some(&db.pool), grid, "unfilled.toml", false, &coordinator::cost::CostModel::defaults())
             .await
             .unwrap();
     let experiment = report.experiment.unwrap();
@@ -67,6 +67,13 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
     };
     stop_tx.send(true).unwrap();
     let _ = tokio::join!(sched, w1, w2);
+    (experiment, total, st)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes() {
+    let db = TestDatabase::create().await;
+    let (experiment, total, st) = run_to_the_end(&db, GRID).await;
 
     // Every job ended, none failed: the experiment is finished.
     assert_eq!(st.jobs.finished(), total);
@@ -94,6 +101,9 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
     .await
     .unwrap();
     assert_eq!((tries, outcomes), (4, 4), "each try ran out of time");
+    let reasons: Vec<(String,)> =
+        sqlx::query_as("SELECT DISTINCT reason FROM unfilled_slots").fetch_all(&db.pool).await.unwrap();
+    assert_eq!(reasons, [("tries".to_string(),)], "both tries were used");
     // The evaluation stands on the two test instances that exist.
     let (evaluated, samples): (i64, i64) =
         sqlx::query_as("SELECT count(*), sum(samples)::bigint FROM evaluations").fetch_one(&db.pool).await.unwrap();
@@ -102,4 +112,80 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
         .await
         .unwrap();
     assert_eq!((evaluated, samples), (1, states));
+}
+
+/// The stop rules. The extrapolation rule, with a bound so small that any
+/// prediction exceeds it: in each seed's chain of train slots (2, 3, 4, 5
+/// balls) the first two are tried (no growth to extrapolate before), the
+/// third is predicted past the bound and not tried, the fourth skipped
+/// after it. The validation split has no rule: every slot is tried. The
+/// cross-seed rule on the test split: 60 balls fail in half a second for
+/// seeds 1 and 2, so seeds 3 and 4 are not tried at 60 (4 balls, the
+/// split's first size, always is).
+const STOP_RULES: &str = r#"
+name = "stop-rules"
+seeds = [1]
+[domains.gripper.train]
+seeds = "1..2"
+balls = [2, 3, 4, 5]
+limits = { time_s = 10, tries = 2, skip_predicted_over = 1e-9 }
+[domains.gripper.validation]
+seeds = "1..1"
+balls = [2, 3, 4]
+[domains.gripper.test]
+seeds = "1..4"
+balls = [4, 60]
+limits = { time_s = 0.5, tries = 2, skip_after_failed_seeds = 2 }
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn stop_rules_end_slots_without_trying_and_say_why() {
+    let db = TestDatabase::create().await;
+    let (_, total, st) = run_to_the_end(&db, STOP_RULES).await;
+    assert_eq!(st.jobs.finished(), total);
+    assert_eq!((st.jobs[JobStatus::Dead], st.jobs[JobStatus::Failed]), (0, 0), "{st:?}");
+
+    let slots: Vec<(String, i64, i64, String, f64, i64, Option<f64>)> = sqlx::query_as(
+        "SELECT split, seed, (generator->>'balls')::bigint, reason, cpu_s, jsonb_array_length(tries)::bigint,
+                predicted_cpu_s
+         FROM unfilled_slots ORDER BY split DESC, seed",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    let ends: Vec<(&str, i64, i64, &str, i64)> = slots
+        .iter()
+        .map(|(sp, seed, balls, r, _, tries, _)| (sp.as_str(), *seed, *balls, r.as_str(), *tries))
+        .collect();
+    assert_eq!(
+        ends,
+        [
+            ("train", 1, 4, "predicted", 0),
+            ("train", 2, 4, "predicted", 0),
+            ("test", 1, 60, "tries", 2),
+            ("test", 2, 60, "tries", 2),
+            ("test", 3, 60, "seeds", 0),
+            ("test", 4, 60, "seeds", 0),
+        ]
+    );
+    for (split, _, _, reason, cpu_s, _, predicted) in &slots {
+        assert_eq!(*cpu_s > 0.0, reason == "tries", "{slots:?}");
+        // Predicted wherever two easier slots of its chain were solved.
+        assert_eq!(predicted.is_some_and(|p| p > 0.0), split == "train", "{slots:?}");
+    }
+    assert_eq!(st.by_kind[&JobKind::Generate][JobStatus::Skipped], 2, "the 5-ball train slots after them");
+
+    // Every instance records its CPU: all tries, the accepted one, and a
+    // prediction only where two easier slots of its chain were solved.
+    let instances: Vec<(String, i64, f64, f64, Option<f64>)> = sqlx::query_as(
+        "SELECT split, (generator->>'balls')::bigint, cpu_s, solve_cpu_s, predicted_cpu_s FROM instances",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(instances.len(), 2 * 2 + 3 + 4, "{instances:?}");
+    for (split, balls, cpu_s, solve_cpu_s, predicted) in &instances {
+        assert!(*solve_cpu_s > 0.0 && cpu_s >= solve_cpu_s, "{instances:?}");
+        assert_eq!(predicted.is_some(), *balls == 4 && split == "validation", "{split} {balls}: {predicted:?}");
+    }
 }

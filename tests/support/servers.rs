@@ -133,9 +133,13 @@ impl PrivatePostgres {
         }
     }
 
-    /// Crashes the server and starts it again on the same port and data.
-    pub fn restart(&mut self) {
+    /// Crashes the server, keeps it down for `down`, and starts it again on
+    /// the same port and data. The pause matters: a server back within a
+    /// few milliseconds can go unseen, since a pool that finds its idle
+    /// connections broken quietly opens new ones.
+    pub fn restart(&mut self, down: Duration) {
         self.crash();
+        std::thread::sleep(down);
         self.run();
     }
 }

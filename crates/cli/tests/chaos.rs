@@ -248,7 +248,9 @@ async fn a_grid_survives_a_seeded_schedule_of_faults_with_every_job_done_exactly
                     frozen.push((w, Instant::now() + Duration::from_secs_f64(lease_s + 1.5)));
                 }
             }
-            Fault::RestartPostgres => pg.restart(),
+            // Down for a second: five scheduler ticks, and longer than the
+            // workers' claims and completions take, so someone must notice.
+            Fault::RestartPostgres => pg.restart(Duration::from_secs(1)),
             Fault::RestartRedis => redis.restart(),
             Fault::FlushRedis => redis.flush(),
             Fault::KillCoordinator => {

@@ -46,7 +46,7 @@ async fn announce(queue: &Queue, ready: Vec<Ready>) -> Result<usize, String> {
 /// it again would only grow it (and mislead autoscalers reading its length).
 async fn classes_missing_keys(pool: &PgPool, queue: &Queue) -> Result<Vec<&'static str>, String> {
     let mut out = vec![];
-    for (class, queued) in lifecycle::queued_by_class(pool).await.map_err(|e| e.to_string())? {
+    for (class, queued) in lifecycle::queued_by_class(pool).await.map_err(postgres)? {
         let Some(r) = Resource::ALL.into_iter().find(|r| r.as_str() == class) else { continue };
         let listed = queue.len(r.as_str()).await.map_err(|e| format!("redis: {e}"))?;
         if (listed as i64) < queued {
@@ -56,16 +56,22 @@ async fn classes_missing_keys(pool: &PgPool, queue: &Queue) -> Result<Vec<&'stat
     Ok(out)
 }
 
+/// A pass's error names the server that failed, as the log line of an
+/// outage should ("scheduler: lost (postgres: ...)").
+fn postgres(e: impl std::fmt::Display) -> String {
+    format!("postgres: {e}")
+}
+
 /// One pass; returns how many jobs were announced.
 pub async fn pass(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig) -> Result<usize, String> {
     let mut n = 0;
-    n += announce(queue, lifecycle::requeue_expired(pool).await.map_err(|e| e.to_string())?).await?;
+    n += announce(queue, lifecycle::requeue_expired(pool).await.map_err(postgres)?).await?;
     let lost = classes_missing_keys(pool, queue).await?;
     if !lost.is_empty() {
-        let stale = lifecycle::stale_queued(pool, cfg.requeue_after_s, &lost).await.map_err(|e| e.to_string())?;
+        let stale = lifecycle::stale_queued(pool, cfg.requeue_after_s, &lost).await.map_err(postgres)?;
         n += announce(queue, stale).await?;
     }
-    n += announce(queue, lifecycle::promote_ready(pool, cfg.batch).await.map_err(|e| e.to_string())?).await?;
+    n += announce(queue, lifecycle::promote_ready(pool, cfg.batch).await.map_err(postgres)?).await?;
     Ok(n)
 }
 

@@ -7,7 +7,9 @@
 //! generate -> label -> (train -> evaluate, plan). Baseline plan jobs read
 //! only the generated test instance. A slot's generate job waits for the
 //! same seed's next easier slot ([`difficulty_gate`]) and is skipped when
-//! that one has no instance. Jobs come out in dependency order, each
+//! that one has no instance; where the split's limits ask for it
+//! (`skip_after_failed_seeds`), it also waits for the same size's previous
+//! seeds, and the worker skips it when they all ended without one. Jobs come out in dependency order, each
 //! once: the key makes duplicates (a Gaussian model asked for under several
 //! bounds, an instance two grids share) the same job.
 
@@ -77,7 +79,11 @@ pub fn size(grid: &Grid) -> Size {
             let s = spec.split(split);
             s.params.values().fold(s.seeds.0.len() as u64, |n, values| n.saturating_mul(values.len() as u64))
         });
-        add_one(train + validation + test, 1); // generate (waits for at most one slot)
+        for (split, n) in Split::ALL.into_iter().zip([train, validation, test]) {
+            // generate: its gate and, with the cross-seed rule, that many seeds
+            let peers = spec.split(split).limits.or(grid.limits.generate).and_then(|l| l.skip_after_failed_seeds);
+            add_one(n, 1 + peers.unwrap_or(0) as u64);
+        }
         add_one(train + validation + test, 1); // label
         let planning = spec.test.planning.map_or(test, |n| test.min(n as u64));
         if let Some(b) = &grid.baselines {
@@ -171,7 +177,12 @@ pub fn expand(grid: &Grid) -> Expansion {
                 let gate = difficulty_gate(&combos, c);
                 let mut row = vec![];
                 for (k, &seed) in s.seeds.0.iter().enumerate() {
-                    let inputs = gate.map(|g| vec![keys[g][k].clone()]).unwrap_or_default();
+                    let mut inputs = gate.map(|g| vec![keys[g][k].clone()]).unwrap_or_default();
+                    // The cross-seed rule: after the gate, the same size's
+                    // previous seeds, nearest first (`SolveLimits::skip_after_failed_seeds`).
+                    if let (Some(n), true) = (limits.skip_after_failed_seeds, gate.is_some()) {
+                        inputs.extend(row[k.saturating_sub(n as usize)..k].iter().rev().cloned());
+                    }
                     let g = Job::new(JobSpec::Generate { domain: domain.clone(), split, params, seed, limits }, inputs);
                     let gk = out.add(&mut seen, g);
                     row.push(gk.clone());
@@ -282,5 +293,46 @@ mod tests {
             .map(|(size, ratio)| Params::Visitall { size, ratio, height: None })
             .to_vec();
         assert_eq!(gates(&visitall), [None, None, Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn with_the_cross_seed_rule_a_gated_slot_also_waits_for_the_same_sizes_previous_seeds() {
+        let grid = Grid::parse(
+            r#"
+name = "peers"
+seeds = [1]
+[domains.gripper.train]
+seeds = "1..4"
+balls = [2, 3]
+limits = { skip_after_failed_seeds = 2 }
+[domains.gripper.validation]
+seeds = "1..1"
+balls = [2]
+[domains.gripper.test]
+seeds = "1..1"
+balls = [2]
+"#,
+            "peers.toml",
+        )
+        .unwrap();
+        let e = expand(&grid);
+        let slot = |balls: u32, seed: u64| {
+            e.jobs
+                .iter()
+                .find(|j| {
+                    matches!(&j.spec, JobSpec::Generate { split: Split::Train, params: Params::Gripper { balls: b }, seed: s, .. }
+                        if *b == balls && *s == seed)
+                })
+                .unwrap()
+        };
+        // The split's easiest size has no gate, hence no peers: always tried.
+        assert!((1..=4).all(|seed| slot(2, seed).inputs.is_empty()));
+        // Then the gate first, the previous seeds nearest first, at most 2.
+        assert_eq!(slot(3, 1).inputs, [slot(2, 1).key.clone()]);
+        assert_eq!(slot(3, 2).inputs, [slot(2, 2).key.clone(), slot(3, 1).key.clone()]);
+        assert_eq!(slot(3, 4).inputs, [slot(2, 4).key.clone(), slot(3, 3).key.clone(), slot(3, 2).key.clone()]);
+        let size = super::size(&grid);
+        let inputs: usize = e.jobs.iter().map(|j| j.inputs.len()).sum();
+        assert!(size.inputs >= inputs as u64, "{size:?} < {inputs}");
     }
 }

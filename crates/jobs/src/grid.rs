@@ -163,6 +163,24 @@ pub struct SolveLimits {
     /// None: every try is used (the authors' code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub give_up_after: Option<u32>,
+    /// Skip a slot, trying nothing, when the CPU its accepted try is
+    /// predicted to take exceeds this many times `time_s`. The prediction
+    /// extrapolates the same seed's chain of easier slots geometrically:
+    /// the last accepted try's CPU times its growth over the one before
+    /// (`worker::kinds::generate::predicted_cpu_s`). The run time of optimal
+    /// search grows about geometrically with size, so a chain's last step
+    /// says where the next one lands. None: every slot is tried (the
+    /// authors' code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_predicted_over: Option<f64>,
+    /// Skip a slot, trying nothing, when the same size's previous this-many
+    /// seeds (in the split's seed order) all ended without an instance:
+    /// once a size has failed for K seeds in a row, the next seed's random
+    /// instance is as unlikely to be solved. Such a slot waits for those
+    /// seeds; a slot without a gate (the split's easiest size) is always
+    /// tried. None: every seed is tried (the authors' code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_after_failed_seeds: Option<u32>,
 }
 
 fn default_solve_time() -> f64 {
@@ -182,6 +200,8 @@ impl Default for SolveLimits {
             memory_mib: default_solve_memory(),
             tries: default_tries(),
             give_up_after: None,
+            skip_predicted_over: None,
+            skip_after_failed_seeds: None,
         }
     }
 }
@@ -700,6 +720,12 @@ fn check_solve_limits(l: &SolveLimits, at: &str) -> Result<(), String> {
     }
     if l.tries == 0 {
         return Err(format!("{at}.tries: must be at least 1"));
+    }
+    if l.skip_predicted_over.is_some_and(|f| !(f > 0.0 && f.is_finite())) {
+        return Err(format!("{at}.skip_predicted_over: must be a positive multiple of time_s"));
+    }
+    if l.skip_after_failed_seeds == Some(0) {
+        return Err(format!("{at}.skip_after_failed_seeds: must be at least 1"));
     }
     Ok(())
 }

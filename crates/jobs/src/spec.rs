@@ -220,7 +220,10 @@ impl JobKind {
                 "generate an instance and solve it optimally (A*+LM-cut); no instance if every try fails",
                 Resource::Cpu,
                 true,
-                Needs::All,
+                // Its gate (the same seed's easier slot); the same size's
+                // lower seeds after it, where a grid asks for
+                // `skip_after_failed_seeds`, only as far as they ended.
+                Needs::First,
             ),
             JobKind::Label => (
                 "label",

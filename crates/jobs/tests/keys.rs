@@ -32,7 +32,14 @@ fn generate_keys_are_pinned() {
         split: Split::Test,
         params: Params::Visitall { size: 4, ratio: 0.5, height: None },
         seed: 7,
-        limits: SolveLimits { time_s: 60.0, memory_mib: 2048, tries: 5, give_up_after: None },
+        limits: SolveLimits {
+            time_s: 60.0,
+            memory_mib: 2048,
+            tries: 5,
+            give_up_after: None,
+            skip_predicted_over: None,
+            skip_after_failed_seeds: None,
+        },
     };
     assert_eq!(key(visitall, &[]), "f5e796434d9548eec80fc809f42aedaa");
 }

@@ -32,13 +32,27 @@ pub struct NewInstance {
     pub plan: Vec<String>,
     pub expansions: u64,
     pub search_time_s: f64,
+    /// The slot's cost in CPU seconds: every try (`cpu_s`), the accepted
+    /// one alone (`solve_cpu_s`), and what the extrapolation rule predicted
+    /// before trying (`jobs::grid::SolveLimits::skip_predicted_over`).
+    pub effort: Effort,
+}
+
+/// What a generate slot cost, in CPU seconds (NULL in rows written before
+/// migration 0015).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Effort {
+    pub cpu_s: f64,
+    pub solve_cpu_s: f64,
+    pub predicted_cpu_s: Option<f64>,
 }
 
 pub async fn insert_instance(tx: &mut PgConnection, job: &str, i: &NewInstance) -> Result<(), DbError> {
     sqlx::query(
         "INSERT INTO instances (job, domain, split, generator, seed, generator_seed, tries, domain_pddl,
-             problem_pddl, optimal_cost, plan, expansions, search_time_s)
-         VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (job) DO NOTHING",
+             problem_pddl, optimal_cost, plan, expansions, search_time_s, cpu_s, solve_cpu_s, predicted_cpu_s)
+         VALUES ($1, $2, $3, $4, $5, $6::numeric, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         ON CONFLICT (job) DO NOTHING",
     )
     .bind(job)
     .bind(&i.domain)
@@ -53,6 +67,9 @@ pub async fn insert_instance(tx: &mut PgConnection, job: &str, i: &NewInstance) 
     .bind(json(&i.plan)?)
     .bind(i.expansions as i64)
     .bind(i.search_time_s)
+    .bind(i.effort.cpu_s)
+    .bind(i.effort.solve_cpu_s)
+    .bind(i.effort.predicted_cpu_s)
     .execute(tx)
     .await?;
     Ok(())

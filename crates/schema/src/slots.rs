@@ -28,14 +28,43 @@ pub struct UnfilledSlot {
     pub generator: serde_json::Value,
     pub seed: u64,
     pub tries: Vec<Try>,
+    pub reason: SlotEnd,
+    /// What the extrapolation rule predicted for the slot (CPU seconds),
+    /// where the same seed's easier slots gave it something to go on.
+    pub predicted_cpu_s: Option<f64>,
+}
+
+/// Why a slot has no instance (`unfilled_slots.reason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotEnd {
+    /// Every try was trivial or unsolved.
+    Tries,
+    /// `give_up_after` tries in a row ran out of time or memory.
+    GaveUp,
+    /// The extrapolated CPU exceeded the rule's bound: nothing was tried.
+    Predicted,
+    /// The same size's previous seeds all ended without an instance
+    /// (`skip_after_failed_seeds`): nothing was tried.
+    Seeds,
+}
+
+impl SlotEnd {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SlotEnd::Tries => "tries",
+            SlotEnd::GaveUp => "gave_up",
+            SlotEnd::Predicted => "predicted",
+            SlotEnd::Seeds => "seeds",
+        }
+    }
 }
 
 pub async fn record_unfilled(tx: &mut PgConnection, job: &str, s: &UnfilledSlot) -> Result<(), DbError> {
     let tries = serde_json::to_value(&s.tries).map_err(|e| DbError::Decode(e.to_string()))?;
     let cpu_s: f64 = s.tries.iter().map(|t| t.cpu_s).sum();
     sqlx::query(
-        "INSERT INTO unfilled_slots (job, domain, split, generator, seed, tries, cpu_s)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (job) DO NOTHING",
+        "INSERT INTO unfilled_slots (job, domain, split, generator, seed, tries, cpu_s, reason, predicted_cpu_s)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (job) DO NOTHING",
     )
     .bind(job)
     .bind(&s.domain)
@@ -44,9 +73,34 @@ pub async fn record_unfilled(tx: &mut PgConnection, job: &str, s: &UnfilledSlot)
     .bind(s.seed as i64)
     .bind(tries)
     .bind(cpu_s)
+    .bind(s.reason.as_str())
+    .bind(s.predicted_cpu_s)
     .execute(tx)
     .await?;
     Ok(())
+}
+
+/// The CPU seconds of the accepted try of each slot a generate job waits
+/// for, nearest first: its gate (the same seed's next easier slot, its
+/// first input,
+/// `jobs::expand`), that slot's gate, and so on, up to `links` of them. The
+/// chain stops at the first slot without an instance or without a recorded
+/// CPU time.
+pub async fn gate_chain_solve_cpu(pool: &PgPool, job: &str, links: i32) -> Result<Vec<f64>, DbError> {
+    let rows: Vec<(i32, Option<f64>)> = sqlx::query_as(
+        "WITH RECURSIVE chain (job, depth) AS (
+             SELECT x.input, 1 FROM job_inputs x WHERE x.job = $1 AND x.position = 0
+             UNION ALL
+             SELECT x.input, c.depth + 1 FROM chain c JOIN job_inputs x ON x.job = c.job AND x.position = 0
+             WHERE c.depth < $2
+         )
+         SELECT c.depth, i.solve_cpu_s FROM chain c LEFT JOIN instances i ON i.job = c.job ORDER BY c.depth",
+    )
+    .bind(job)
+    .bind(links)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows.into_iter().map(|(_, t)| t).take_while(Option::is_some).flatten().collect())
 }
 
 /// The experiment's unfilled slots: (generate job, domain, split, generator, CPU seconds).
@@ -61,4 +115,16 @@ pub async fn unfilled(
     .bind(experiment)
     .fetch_all(pool)
     .await?)
+}
+
+/// How many of `jobs` (generate jobs) have no instance: ended without one,
+/// or skipped.
+pub async fn without_instance(pool: &PgPool, jobs: &[String]) -> Result<usize, DbError> {
+    let (n,): (i64,) = sqlx::query_as(
+        "SELECT count(*) FROM unnest($1::text[]) j (key) WHERE NOT EXISTS (SELECT 1 FROM instances i WHERE i.job = j.key)",
+    )
+    .bind(jobs)
+    .fetch_one(pool)
+    .await?;
+    Ok(n as usize)
 }

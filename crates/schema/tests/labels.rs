@@ -34,6 +34,7 @@ async fn store_instance(db: &TestDatabase, generate: &str) {
         plan: vec!["(pick ball1 rooma left)".into()],
         expansions: 2,
         search_time_s: 0.01,
+        effort: Default::default(),
     };
     let mut tx = db.pool.begin().await.unwrap();
     results::insert_instance(&mut tx, generate, &i).await.unwrap();

@@ -7,8 +7,8 @@ use planner::generate::{domain_pddl, generate, Params};
 use planner::heuristics;
 use planner::search::{astar, Limits, SearchStatus};
 use planner::state::initial_state;
-use schema::results::NewInstance;
-use schema::slots::{Try, UnfilledSlot};
+use schema::results::{Effort, NewInstance};
+use schema::slots::{SlotEnd, Try, UnfilledSlot};
 
 use crate::isolate::{Bounds, Finished, Isolation, Task};
 use crate::job::{failed, Ctx, JobError};
@@ -21,7 +21,17 @@ pub async fn run(
     seed: u64,
     limits: SolveLimits,
 ) -> Result<bool, JobError> {
-    let outcome = generate_instance(ctx.isolation, &domain, split, &params, seed, &limits).await?;
+    // The extrapolation rule: the same seed's easier slots say how long
+    // this one's solve will take; past the grid's bound it is not tried.
+    let chain = schema::slots::gate_chain_solve_cpu(ctx.pool, ctx.key(), 2).await?;
+    let predicted = predicted_cpu_s(&chain);
+    let outcome = if predicted.zip(limits.skip_predicted_over).is_some_and(|(p, f)| p > f * limits.time_s) {
+        Outcome::NoInstance { tries: vec![], end: SlotEnd::Predicted }
+    } else if previous_seeds_failed(ctx, &limits).await? {
+        Outcome::NoInstance { tries: vec![], end: SlotEnd::Seeds }
+    } else {
+        generate_instance(ctx.isolation, &domain, split, &params, seed, &limits).await?
+    };
     let generator = serde_json::to_value(params).map_err(failed)?;
     let mut tx = ctx.begin().await?;
     match outcome {
@@ -39,17 +49,32 @@ pub async fn run(
                 plan: inst.plan,
                 expansions: inst.expansions,
                 search_time_s: inst.search_time_s,
+                effort: Effort { cpu_s: inst.cpu_s, solve_cpu_s: inst.solve_cpu_s, predicted_cpu_s: predicted },
             };
             schema::results::insert_instance(&mut tx, ctx.key(), &row).await?;
         }
-        Outcome::NoInstance(tries) => {
+        Outcome::NoInstance { tries, end } => {
             // Not a failure: the slot stays empty, and the jobs that need
             // this instance are skipped (`lifecycle::promote_ready`).
-            let row = UnfilledSlot { domain, split: split.as_str().to_string(), generator, seed, tries };
+            let split = split.as_str().to_string();
+            let row = UnfilledSlot { domain, split, generator, seed, tries, reason: end, predicted_cpu_s: predicted };
             schema::slots::record_unfilled(&mut tx, ctx.key(), &row).await?;
         }
     }
     ctx.complete(tx).await
+}
+
+/// The cross-seed rule: whether the same size's previous
+/// `skip_after_failed_seeds` seeds (the job's inputs after its gate,
+/// `jobs::expand`) all ended without an instance. A job with fewer of them
+/// (the split's first seeds) is tried.
+async fn previous_seeds_failed(ctx: &Ctx<'_>, limits: &SolveLimits) -> Result<bool, JobError> {
+    let Some(k) = limits.skip_after_failed_seeds else { return Ok(false) };
+    let peers = ctx.job.inputs.get(1..).unwrap_or_default();
+    if peers.len() < k as usize {
+        return Ok(false);
+    }
+    Ok(schema::slots::without_instance(ctx.pool, peers).await? == peers.len())
 }
 
 /// A generated instance with its optimal plan.
@@ -63,14 +88,33 @@ pub struct Instance {
     pub plan: Vec<String>,
     pub expansions: u64,
     pub search_time_s: f64,
+    /// CPU seconds of the accepted try (generating, grounding, searching).
+    pub solve_cpu_s: f64,
+    /// CPU seconds of every try of the slot, the accepted one included.
+    pub cpu_s: f64,
 }
 
 /// What a generate job found.
 #[derive(Debug, Clone)]
 pub enum Outcome {
     Instance(Instance),
-    /// Every try was trivial or unsolved within the limits: what each found.
-    NoInstance(Vec<Try>),
+    /// No try was accepted: what each found, and why the slot stopped.
+    NoInstance {
+        tries: Vec<Try>,
+        end: SlotEnd,
+    },
+}
+
+/// The CPU seconds a slot's accepted try is predicted to take, from the
+/// accepted tries of the same seed's chain of easier slots, nearest first
+/// (`schema::slots::gate_chain_solve_cpu`): the nearest one's CPU times its
+/// growth over the one before, at least 1. None with fewer than two links,
+/// where there is no growth to go on.
+pub fn predicted_cpu_s(chain: &[f64]) -> Option<f64> {
+    match chain {
+        [t1, t2, ..] if *t1 >= 0.0 && *t2 > 0.0 => Some(t1 * (t1 / t2).max(1.0)),
+        _ => None,
+    }
 }
 
 /// What one try found.
@@ -99,7 +143,7 @@ pub async fn generate_instance(
     seed: u64,
     limits: &SolveLimits,
 ) -> Result<Outcome, JobError> {
-    let mut tries = vec![];
+    let mut tries: Vec<Try> = vec![];
     for attempt in 0..limits.tries {
         let task = Task::SolveTry { domain: domain.into(), split, params: *params, seed, attempt, limits: *limits };
         // The search stops itself on its CPU clock; the kill on the wall
@@ -114,7 +158,10 @@ pub async fn generate_instance(
             cpu_s: started.elapsed().as_secs_f64(),
         };
         let t = match isolation.run::<TryOutcome>(task, bounds).await? {
-            Finished::Done(TryOutcome::Solved(inst)) => return Ok(Outcome::Instance(inst)),
+            Finished::Done(TryOutcome::Solved(inst)) => {
+                let cpu_s = inst.solve_cpu_s + tries.iter().map(|t| t.cpu_s).sum::<f64>();
+                return Ok(Outcome::Instance(Instance { cpu_s, ..inst }));
+            }
             Finished::Done(TryOutcome::Unsolved { outcome, generator_seed, cpu_s }) => {
                 Try { generator_seed, outcome, cpu_s }
             }
@@ -127,10 +174,10 @@ pub async fn generate_instance(
         let in_a_row =
             tries.iter().rev().take_while(|t| t.outcome == "time_limit" || t.outcome == "memory_limit").count();
         if limit_hit && limits.give_up_after.is_some_and(|k| in_a_row >= k as usize) {
-            break;
+            return Ok(Outcome::NoInstance { tries, end: SlotEnd::GaveUp });
         }
     }
-    Ok(Outcome::NoInstance(tries))
+    Ok(Outcome::NoInstance { tries, end: SlotEnd::Tries })
 }
 
 /// Try number `attempt` of a slot: generate with its derived seed, then
@@ -157,6 +204,7 @@ pub fn solve_try(
         let search_limits = Limits::new(None, Some(limits.time_s), Some(limits.memory_mib)).on_cpu_clock();
         let r = astar(&task, &mut heuristics::LmCut::new(&task), search_limits);
         if r.status == SearchStatus::Solved {
+            let cpu_s = planner::search::thread_cpu_time().as_secs_f64() - start;
             return Ok(TryOutcome::Solved(Instance {
                 domain_pddl: domain_text.to_string(),
                 problem_pddl: problem,
@@ -166,6 +214,8 @@ pub fn solve_try(
                 plan: r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect(),
                 expansions: r.expansions,
                 search_time_s: r.search_time.as_secs_f64(),
+                solve_cpu_s: cpu_s,
+                cpu_s,
             }));
         }
         r.status.as_str().to_string()
@@ -183,8 +233,15 @@ mod tests {
 
     #[tokio::test]
     async fn a_slot_unsolved_within_its_limits_has_no_instance_and_says_why() {
-        let limits = SolveLimits { time_s: 0.000001, memory_mib: 512, tries: 3, give_up_after: None };
-        let Outcome::NoInstance(tries) = generate_instance(
+        let limits = SolveLimits {
+            time_s: 0.000001,
+            memory_mib: 512,
+            tries: 3,
+            give_up_after: None,
+            skip_predicted_over: None,
+            skip_after_failed_seeds: None,
+        };
+        let Outcome::NoInstance { tries, end: SlotEnd::Tries } = generate_instance(
             &Isolation::InProcess,
             "blocksworld",
             Split::Test,
@@ -201,7 +258,7 @@ mod tests {
         let seeds: std::collections::HashSet<u64> = tries.iter().map(|t| t.generator_seed).collect();
         assert_eq!(seeds.len(), 3, "each try is another instance");
         let give_up = SolveLimits { give_up_after: Some(2), ..limits };
-        let Outcome::NoInstance(tries) = generate_instance(
+        let Outcome::NoInstance { tries, end: SlotEnd::GaveUp } = generate_instance(
             &Isolation::InProcess,
             "blocksworld",
             Split::Test,
@@ -214,5 +271,15 @@ mod tests {
             panic!("solved in a microsecond")
         };
         assert_eq!(tries.len(), 2, "gave up after 2 tries in a row out of time");
+    }
+
+    #[test]
+    fn the_prediction_extrapolates_the_chains_growth() {
+        assert_eq!(predicted_cpu_s(&[]), None);
+        assert_eq!(predicted_cpu_s(&[2.0]), None, "one link has no growth");
+        assert_eq!(predicted_cpu_s(&[2.0, 0.5]), Some(8.0), "x4 again");
+        assert_eq!(predicted_cpu_s(&[2.0, 0.5, 0.1]), Some(8.0), "only the nearest growth counts");
+        assert_eq!(predicted_cpu_s(&[2.0, 3.0]), Some(2.0), "an easier-looking step predicts no shrinking");
+        assert_eq!(predicted_cpu_s(&[2.0, 0.0]), None, "no growth from a zero");
     }
 }

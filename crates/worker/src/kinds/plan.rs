@@ -249,7 +249,14 @@ mod tests {
 
     #[tokio::test]
     async fn generated_instances_are_solved_labelled_and_planned() {
-        let limits = SolveLimits { time_s: 30.0, memory_mib: 512, tries: 20, give_up_after: None };
+        let limits = SolveLimits {
+            time_s: 30.0,
+            memory_mib: 512,
+            tries: 20,
+            give_up_after: None,
+            skip_predicted_over: None,
+            skip_after_failed_seeds: None,
+        };
         let Outcome::Instance(inst) = generate_instance(
             &Isolation::InProcess,
             "gripper",
