@@ -138,6 +138,9 @@ balls = [4, 60]
 limits = { time_s = 0.5, tries = 2, skip_after_failed_seeds = 2 }
 "#;
 
+/// split, seed, balls, reason, CPU seconds, tries, predicted CPU seconds.
+type UnfilledRow = (String, i64, i64, String, f64, i64, Option<f64>);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn stop_rules_end_slots_without_trying_and_say_why() {
     let db = TestDatabase::create().await;
@@ -145,7 +148,7 @@ async fn stop_rules_end_slots_without_trying_and_say_why() {
     assert_eq!(st.jobs.finished(), total);
     assert_eq!((st.jobs[JobStatus::Dead], st.jobs[JobStatus::Failed]), (0, 0), "{st:?}");
 
-    let slots: Vec<(String, i64, i64, String, f64, i64, Option<f64>)> = sqlx::query_as(
+    let slots: Vec<UnfilledRow> = sqlx::query_as(
         "SELECT split, seed, (generator->>'balls')::bigint, reason, cpu_s, jsonb_array_length(tries)::bigint,
                 predicted_cpu_s
          FROM unfilled_slots ORDER BY split DESC, seed",
