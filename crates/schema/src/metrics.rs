@@ -80,7 +80,12 @@ pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
                            -- An evaluate job's model is its train input's.
                            ELSE (SELECT t.model FROM job_inputs i JOIN jobs t ON t.key = i.input
                                  WHERE i.job = e.key AND t.kind = 'train' LIMIT 1) END AS grp,
-                      extract(epoch FROM e.finished_at - e.started_at)::float8 AS s
+                      -- A generate job's tries measured their own CPU (migration 0015):
+                      -- that, not its wall time, which a busy machine inflates.
+                      coalesce(CASE WHEN e.kind = 'generate'
+                                    THEN coalesce((SELECT i.cpu_s FROM instances i WHERE i.job = e.key),
+                                                  (SELECT u.cpu_s FROM unfilled_slots u WHERE u.job = e.key)) END,
+                               extract(epoch FROM e.finished_at - e.started_at)::float8) AS s
                FROM jobs e WHERE e.status = 'succeeded' AND e.kind IN ('generate', 'label', 'evaluate')
                  AND e.started_at IS NOT NULL AND e.finished_at IS NOT NULL) j
          GROUP BY 1, 2, 3
