@@ -40,8 +40,9 @@ steps = 40
 "#;
 
 /// Submits `grid` and runs a scheduler and a CPU and a GPU worker, in
-/// process, until every job has ended.
-async fn run_to_the_end(db: &TestDatabase, grid: &str) -> (uuid::Uuid, i64, coordinator::StatusReport) {
+/// process, until every job has ended; asserts that none failed (the
+/// experiment is finished).
+async fn run_to_the_end(db: &TestDatabase, grid: &str) -> (uuid::Uuid, coordinator::StatusReport) {
     let queue = Queue::connect(&support::servers::redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
     let report =
         coordinator::submit(Some(&db.pool), grid, "unfilled.toml", false, &coordinator::cost::CostModel::defaults())
@@ -67,17 +68,16 @@ async fn run_to_the_end(db: &TestDatabase, grid: &str) -> (uuid::Uuid, i64, coor
     };
     stop_tx.send(true).unwrap();
     let _ = tokio::join!(sched, w1, w2);
-    (experiment, total, st)
+    assert_eq!(st.jobs.finished(), total);
+    assert_eq!((st.jobs[JobStatus::Dead], st.jobs[JobStatus::Failed]), (0, 0), "{st:?}");
+    (experiment, st)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes() {
     let db = TestDatabase::create().await;
-    let (experiment, total, st) = run_to_the_end(&db, GRID).await;
+    let (experiment, st) = run_to_the_end(&db, GRID).await;
 
-    // Every job ended, none failed: the experiment is finished.
-    assert_eq!(st.jobs.finished(), total);
-    assert_eq!((st.jobs[JobStatus::Dead], st.jobs[JobStatus::Failed]), (0, 0), "{st:?}");
     // The two 60-ball slots: no instance, their label and plan jobs skipped.
     let unfilled = schema::slots::unfilled(&db.pool, experiment).await.unwrap();
     assert_eq!(unfilled.len(), 2, "{unfilled:?}");
@@ -144,9 +144,7 @@ type UnfilledRow = (String, i64, i64, String, f64, i64, Option<f64>);
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn stop_rules_end_slots_without_trying_and_say_why() {
     let db = TestDatabase::create().await;
-    let (_, total, st) = run_to_the_end(&db, STOP_RULES).await;
-    assert_eq!(st.jobs.finished(), total);
-    assert_eq!((st.jobs[JobStatus::Dead], st.jobs[JobStatus::Failed]), (0, 0), "{st:?}");
+    let (_, st) = run_to_the_end(&db, STOP_RULES).await;
 
     let slots: Vec<UnfilledRow> = sqlx::query_as(
         "SELECT split, seed, (generator->>'balls')::bigint, reason, cpu_s, jsonb_array_length(tries)::bigint,

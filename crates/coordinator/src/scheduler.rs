@@ -35,7 +35,7 @@ async fn announce(queue: &Queue, ready: Vec<Ready>) -> Result<usize, String> {
         by_class.entry(r.resource).or_default().push(r.key);
     }
     for (class, keys) in by_class {
-        queue.push(&class, &keys).await.map_err(|e| format!("redis: {e}"))?;
+        queue.push(&class, &keys).await.map_err(redis)?;
     }
     Ok(n)
 }
@@ -48,7 +48,7 @@ async fn classes_missing_keys(pool: &PgPool, queue: &Queue) -> Result<Vec<&'stat
     let mut out = vec![];
     for (class, queued) in lifecycle::queued_by_class(pool).await.map_err(postgres)? {
         let Some(r) = Resource::ALL.into_iter().find(|r| r.as_str() == class) else { continue };
-        let listed = queue.len(r.as_str()).await.map_err(|e| format!("redis: {e}"))?;
+        let listed = queue.len(r.as_str()).await.map_err(redis)?;
         if (listed as i64) < queued {
             out.push(r.as_str());
         }
@@ -60,6 +60,10 @@ async fn classes_missing_keys(pool: &PgPool, queue: &Queue) -> Result<Vec<&'stat
 /// outage should ("scheduler: lost (postgres: ...)").
 fn postgres(e: impl std::fmt::Display) -> String {
     format!("postgres: {e}")
+}
+
+fn redis(e: impl std::fmt::Display) -> String {
+    format!("redis: {e}")
 }
 
 /// One pass; returns how many jobs were announced.

@@ -9,9 +9,10 @@
 //! same seed's next easier slot ([`difficulty_gate`]) and is skipped when
 //! that one has no instance; where the split's limits ask for it
 //! (`skip_after_failed_seeds`), it also waits for the same size's previous
-//! seeds, and the worker skips it when they all ended without one. Jobs come out in dependency order, each
-//! once: the key makes duplicates (a Gaussian model asked for under several
-//! bounds, an instance two grids share) the same job.
+//! seeds, and the worker skips it when they all ended without one. Jobs
+//! come out in dependency order, each once: the key makes duplicates (a
+//! Gaussian model asked for under several bounds, an instance two grids
+//! share) the same job.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 

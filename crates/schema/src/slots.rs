@@ -81,26 +81,25 @@ pub async fn record_unfilled(tx: &mut PgConnection, job: &str, s: &UnfilledSlot)
 }
 
 /// The CPU seconds of the accepted try of each slot a generate job waits
-/// for, nearest first: its gate (the same seed's next easier slot, its
-/// first input,
-/// `jobs::expand`), that slot's gate, and so on, up to `links` of them. The
-/// chain stops at the first slot without an instance or without a recorded
-/// CPU time.
+/// for, nearest first: its gate (its first input, the same seed's next
+/// easier slot, `jobs::expand`), that slot's gate, and so on, up to `links`
+/// of them. The chain stops at the first slot without an instance or
+/// without a recorded CPU time.
 pub async fn gate_chain_solve_cpu(pool: &PgPool, job: &str, links: i32) -> Result<Vec<f64>, DbError> {
-    let rows: Vec<(i32, Option<f64>)> = sqlx::query_as(
+    let rows: Vec<(Option<f64>,)> = sqlx::query_as(
         "WITH RECURSIVE chain (job, depth) AS (
              SELECT x.input, 1 FROM job_inputs x WHERE x.job = $1 AND x.position = 0
              UNION ALL
              SELECT x.input, c.depth + 1 FROM chain c JOIN job_inputs x ON x.job = c.job AND x.position = 0
              WHERE c.depth < $2
          )
-         SELECT c.depth, i.solve_cpu_s FROM chain c LEFT JOIN instances i ON i.job = c.job ORDER BY c.depth",
+         SELECT i.solve_cpu_s FROM chain c LEFT JOIN instances i ON i.job = c.job ORDER BY c.depth",
     )
     .bind(job)
     .bind(links)
     .fetch_all(pool)
     .await?;
-    Ok(rows.into_iter().map(|(_, t)| t).take_while(Option::is_some).flatten().collect())
+    Ok(rows.into_iter().map_while(|(t,)| t).collect())
 }
 
 /// The experiment's unfilled slots: (generate job, domain, split, generator, CPU seconds).
