@@ -43,6 +43,9 @@ fn bad_states_and_names_are_refused_with_a_reason() {
         (vec!["puzzle", "solve", "8-puzzle", "1 2 3"], ""),
         (vec!["puzzle", "solve", "9-puzzle", "0 1 2 3 4 5 6 7 8"], ""),
         (vec!["puzzle", "solve", "8-puzzle", "0 1 2 3 4 5 6 7 8", "--heuristic", "nonsense"], ""),
+        (vec!["puzzle", "bench", "--set", "korf-felner24:51-60"], "no instance"),
+        (vec!["puzzle", "bench", "--set", "felner"], "korf-felner24 (24-puzzle)"),
+        (vec!["puzzle", "bench", "--ids", "101"], "numbered 1 to 100"),
     ] {
         let out = hfarm(&args);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -50,6 +53,21 @@ fn bad_states_and_names_are_refused_with_a_reason() {
         assert!(err.starts_with("error:") && err.contains(why), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+/// A benchmark set solved and checked against its published optima: the
+/// exit code says whether every cost was optimal.
+#[test]
+fn bench_checks_a_set_against_its_published_costs() {
+    let out = hfarm(&["puzzle", "bench", "--set", "korf100", "--ids", "12,55", "--heuristic", "manhattan", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "two instances and the totals: {lines:?}");
+    // Korf's published optima.
+    assert_eq!((lines[0]["instance"].as_u64(), lines[0]["cost"].as_u64()), (Some(12), Some(45)));
+    assert_eq!((lines[1]["instance"].as_u64(), lines[1]["cost"].as_u64()), (Some(55), Some(41)));
+    assert_eq!(lines[2]["not_optimal"].as_array().map(Vec::len), Some(0), "{}", lines[2]);
 }
 
 #[test]

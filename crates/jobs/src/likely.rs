@@ -87,7 +87,8 @@ pub struct SearchLimits {
 #[serde(deny_unknown_fields)]
 pub struct TestTasks {
     /// A benchmark set with published optimal costs: `korf100`,
-    /// `korf-taylor24`, or part of one (`korf100:1-10`, ids 1-based).
+    /// `korf-felner24`, `korf-taylor24`, or part of one (`korf100:1-10`, ids
+    /// 1-based).
     #[serde(default)]
     pub set: Option<String>,
     /// Random walks from the goal, as the authors' code makes test tasks.

@@ -31,7 +31,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Build (or load) pattern databases and print their keys and statistics.
     Pdb(PdbArgs),
-    /// Solve a benchmark set (Korf's 100 15-puzzle instances) and check the optimal costs.
+    /// Solve a benchmark set (Korf's 100 15-puzzle instances, or Korf & Felner's 24-puzzle fifty) and check the
+    /// optimal costs.
     Bench(BenchArgs),
     /// List the puzzle families, their heuristics and pattern sets.
     Domains,
@@ -116,7 +117,10 @@ pub struct BenchArgs {
     pub heuristic: String,
     #[arg(long, default_value = "idastar")]
     pub search: String,
-    /// Instance numbers (1..100), comma-separated; all by default.
+    /// The set: korf100 (15-puzzle), korf-felner24 or korf-taylor24 (24-puzzle); NAME:A-B for some of it.
+    #[arg(long, default_value = "korf100")]
+    pub set: String,
+    /// Instance numbers within the set, comma-separated; all by default.
     #[arg(long, value_delimiter = ',')]
     pub ids: Vec<u32>,
     #[command(flatten)]
@@ -277,11 +281,16 @@ fn pdb(a: PdbArgs) -> Result<ExitCode> {
 }
 
 fn bench(a: BenchArgs) -> Result<ExitCode> {
-    let d = domain("15-puzzle")?;
+    let Some(domain_name) = puzzles::instances::set_domain(&a.set) else {
+        // The set's own error names the known sets.
+        bail!("--set: {}", puzzles::instances::set(&a.set, 0).err().unwrap_or_default());
+    };
+    let d = domain(domain_name)?;
     let search: SearchKind = a.search.parse()?;
-    let all = puzzles::instances::korf100();
-    if let Some(bad) = a.ids.iter().find(|&&i| !(1..=100).contains(&i)) {
-        bail!("--ids: Korf's instances are numbered 1 to 100, not {bad}");
+    let all = puzzles::instances::set(&a.set, d.size()).map_err(|e| anyhow!("--set: {e}"))?;
+    if let Some(bad) = a.ids.iter().find(|&&i| !all.iter().any(|x| x.id == i)) {
+        let last = all.last().map_or(0, |x| x.id);
+        bail!("--ids: the instances of {} are numbered {} to {last}, not {bad}", a.set, all[0].id);
     }
     let chosen: Vec<_> = all.into_iter().filter(|x| a.ids.is_empty() || a.ids.contains(&x.id)).collect();
     let store = DirStore::new(pdb_dir(&a.pdbs)?);

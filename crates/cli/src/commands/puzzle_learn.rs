@@ -73,7 +73,7 @@ pub struct TestArgs {
     #[arg(long, value_delimiter = ',', default_value = "0.95,0.9,0.75,0.5,0.25,0.1,0.05")]
     pub alphas: Vec<f64>,
     /// A benchmark set with published optimal costs, or some of it: `korf100` (15-puzzle),
-    /// `korf-taylor24` (24-puzzle), `korf100:1-10`.
+    /// `korf-felner24` or `korf-taylor24` (24-puzzle), `korf100:1-10`.
     #[arg(long, conflicts_with = "walks")]
     pub set: Option<String>,
     /// Random walks from the goal as the authors' code makes test tasks; optimal costs by IDA* with the domain's PDBs.
@@ -278,7 +278,7 @@ pub fn test(a: TestArgs) -> Result<ExitCode> {
             chosen.into_iter().map(|i| (i.cells, i.optimal)).collect()
         }
         (None, Some(n)) => walk_tasks(&a, n, src)?,
-        (None, None) => bail!("give the test tasks: --set korf100|korf-taylor24 or --walks N"),
+        (None, None) => bail!("give the test tasks: --set korf100|korf-felner24|korf-taylor24 or --walks N"),
     };
     let (cells, optimal): (Vec<Vec<u8>>, Vec<u32>) = tasks.into_iter().unzip();
     let tests = Tests {
