@@ -46,18 +46,24 @@ pub fn korf_felner24() -> Vec<Instance> {
     parse(KORF_FELNER24, "fixtures/korf-felner24.txt", 25, false)
 }
 
-/// The named sets: name, the domain whose states they are, the loader.
-const SETS: &[(&str, &str, fn() -> Vec<Instance>)] = &[
-    ("korf100", "15-puzzle", korf100),
-    ("korf-felner24", "24-puzzle", korf_felner24),
-    ("korf-taylor24", "24-puzzle", korf_taylor24),
+/// A set users name: its name, the domain whose states it holds, its loader.
+struct Named {
+    name: &'static str,
+    domain: &'static str,
+    load: fn() -> Vec<Instance>,
+}
+
+const SETS: &[Named] = &[
+    Named { name: "korf100", domain: "15-puzzle", load: korf100 },
+    Named { name: "korf-felner24", domain: "24-puzzle", load: korf_felner24 },
+    Named { name: "korf-taylor24", domain: "24-puzzle", load: korf_taylor24 },
 ];
 
 /// The domain a set spec (`NAME` or `NAME:A-B`) is made of, if the name is
 /// known: what `hfarm puzzle bench --set` opens.
 pub fn set_domain(spec: &str) -> Option<&'static str> {
     let name = spec.split_once(':').map_or(spec, |(n, _)| n);
-    SETS.iter().find(|(n, _, _)| *n == name).map(|(_, d, _)| *d)
+    SETS.iter().find(|s| s.name == name).map(|s| s.domain)
 }
 
 /// A benchmark set by name, or part of it by ids (1-based, inclusive):
@@ -66,8 +72,8 @@ pub fn set_domain(spec: &str) -> Option<&'static str> {
 /// was expected.
 pub fn set(spec: &str, cells: usize) -> Result<Vec<Instance>, String> {
     let (name, range) = spec.split_once(':').map_or((spec, None), |(n, r)| (n, Some(r)));
-    let Some(&(_, domain, load)) = SETS.iter().find(|(n, _, _)| *n == name) else {
-        let known: Vec<String> = SETS.iter().map(|(n, d, _)| format!("{n} ({d})")).collect();
+    let Some(&Named { domain, load, .. }) = SETS.iter().find(|s| s.name == name) else {
+        let known: Vec<String> = SETS.iter().map(|s| format!("{} ({})", s.name, s.domain)).collect();
         return Err(format!("set `{spec}`: the known sets are {}, optionally NAME:A-B", known.join(", ")));
     };
     let all = load();
