@@ -17,11 +17,16 @@ use worker::{run_worker, WorkerConfig};
 /// Submits `grid` (a file of `grids/`) and runs it to the end with a
 /// scheduler and a two-slot worker; returns the experiment.
 async fn run_grid(db: &TestDatabase, grid: &str, secs: u64) -> uuid::Uuid {
-    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
     let path = format!("{}/../grids/{grid}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
+    run_grid_text(db, &text, &path, secs).await
+}
+
+/// [`run_grid`] for a grid's text (`path` names it in errors).
+async fn run_grid_text(db: &TestDatabase, text: &str, path: &str, secs: u64) -> uuid::Uuid {
+    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
     let model = coordinator::cost::CostModel::defaults();
-    let report = coordinator::submit(Some(&db.pool), &text, &path, false, &model).await.unwrap();
+    let report = coordinator::submit(Some(&db.pool), text, path, false, &model).await.unwrap();
     let (experiment, total) = (report.experiment.unwrap(), report.new.unwrap() as i64);
     let (stop_tx, stop) = tokio::sync::watch::channel(false);
     let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
@@ -101,6 +106,40 @@ async fn the_likely_grid_learns_tests_every_alpha_and_reports_table_7() {
     let counts: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[2].as_str(), r[4].as_str(), r[5].as_str())).collect();
     assert_eq!(counts, [("one_hot", "32", "48"), ("pdb:4-4", "16", "24")], "inputs, training tasks, test tasks");
     support::assert_priced_from_measurements(&db.pool, "grids/likely-8puzzle.toml").await;
+}
+
+/// Test tasks from a benchmark set with `optimal = "published"`: the solve
+/// jobs record the published optima without a search (no PDB is built or
+/// stored), and the tests measure against them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_sets_published_optima_are_taken_without_a_search() {
+    let db = TestDatabase::create().await;
+    let grid = r#"
+name = "published-optima"
+[[likely]]
+domain = "15-puzzle"
+settings = "tiny"
+iterations = 1
+seeds = [1]
+train_limits = { max_generated = 100000 }
+alphas = [0.5]
+test = { set = "korf100:12-13", optimal = "published" }
+test_limits = { max_generated = 100000 }
+"#;
+    run_grid_text(&db, grid, "published.toml", 300).await;
+    let optimal: Vec<(i32, i64, String)> =
+        sqlx::query_as("SELECT cost, generated, source FROM puzzle_optimal ORDER BY cost")
+            .fetch_all(&db.pool)
+            .await
+            .unwrap();
+    // Korf (1985): #12 costs 45, #13 costs 46.
+    assert_eq!(optimal, [(45, 0, "published".to_string()), (46, 0, "published".to_string())]);
+    let (pdbs,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM artifacts WHERE kind = 'pdb'").fetch_one(&db.pool).await.unwrap();
+    assert_eq!(pdbs, 0, "no search, no PDB");
+    let runs: Vec<(i32,)> =
+        sqlx::query_as("SELECT optimal FROM puzzle_test_runs ORDER BY optimal").fetch_all(&db.pool).await.unwrap();
+    assert_eq!(runs, [(45,), (46,)]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -71,7 +71,10 @@ impl JobClass {
             JobSpec::PuzzleLearn { domain, settings, iterations, .. } => {
                 (domain.clone(), settings.as_str().to_string(), *iterations as f64, None)
             }
-            JobSpec::PuzzleSolve { domain, .. } => (domain.clone(), String::new(), 1.0, None),
+            // A published optimum taken as it is costs nothing.
+            JobSpec::PuzzleSolve { domain, trust_published, .. } => {
+                (domain.clone(), String::new(), if *trust_published { 0.0 } else { 1.0 }, None)
+            }
             JobSpec::PuzzleTest { domain, limits, .. } => (domain.clone(), String::new(), 1.0, limits.time_s),
             JobSpec::GraphBootstrap { domain, bootstrap, configuration, .. } => {
                 (domain.clone(), configuration.name(), bootstrap.rounds as f64, None)
@@ -101,7 +104,7 @@ struct Defaults {
     /// The same for learned plan jobs on GPU workers.
     plan_gpu: BTreeMap<String, BTreeMap<String, f64>>,
     /// The other seeds' experiment kinds: seconds per unit by kind name,
-    /// then group or domain (`*` for any).
+    /// then `domain/group`, group, domain or `*` (the first that is there).
     per_unit: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
@@ -231,10 +234,13 @@ impl CostModel {
             | JobKind::PuzzleTest
             | JobKind::GraphBootstrap
             | JobKind::GraphFold
-            | JobKind::GraphBaseline => d
-                .per_unit
-                .get(c.kind.as_str())
-                .and_then(|m| m.get(&c.group).or_else(|| m.get(&c.domain)).or_else(|| m.get("*")).copied()),
+            | JobKind::GraphBaseline => d.per_unit.get(c.kind.as_str()).and_then(|m| {
+                m.get(&format!("{}/{}", c.domain, c.group))
+                    .or_else(|| m.get(&c.group))
+                    .or_else(|| m.get(&c.domain))
+                    .or_else(|| m.get("*"))
+                    .copied()
+            }),
         };
         found.unwrap_or(1.0)
     }

@@ -13,13 +13,16 @@
 //! seeds = [1]
 //! train_limits = { time_s = 60 }  # per training task; or max_generated
 //! alphas = [0.95, 0.75, 0.5, 0.25, 0.05]
-//! test = { set = "korf100:1-10" } # or { walks = 100, length = 1000, seed = 1 }
+//! test = { set = "korf100:1-10" } # or { walks = 100, length = 1000, seed = 1 };
+//! # a set's optima are re-found by IDA* and checked, or with
+//! # optimal = "published" taken as published (hours to days each for the 24-puzzle)
 //! test_limits = { time_s = 600 }
 //! ```
 //!
 //! Jobs: `puzzle_learn` (one per seed; checkpointed after every
 //! iteration, a new attempt resumes from the last one), `puzzle_solve`
-//! (the optimal cost of a test task, IDA* with the domain's PDBs, shared by
+//! (the optimal cost of a test task, IDA* with the family's
+//! `optimal_heuristic`: PDBs, the gap heuristic for pancakes; shared by
 //! every learner and alpha), `puzzle_test` (inputs: the learner, then the
 //! task's solve job).
 
@@ -100,6 +103,22 @@ pub struct TestTasks {
     /// Seed of the first walk (then +1, +2, ...).
     #[serde(default = "default_walk_seed")]
     pub seed: u64,
+    /// Where a set's optimal costs come from.
+    #[serde(default)]
+    pub optimal: OptimalFrom,
+}
+
+/// Where the optimal costs of a benchmark set's tasks come from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptimalFrom {
+    /// The farm's IDA* (the family's `optimal_heuristic`), which must find the
+    /// published optimum (a solve job fails otherwise).
+    #[default]
+    Search,
+    /// The published optima as they are, without a search: for sets whose
+    /// optima cost hours to days each (Korf & Felner's 24-puzzle fifty).
+    Published,
 }
 
 /// The most test walks a block may ask for, and the longest walk: they
@@ -151,10 +170,12 @@ fn default_rule() -> Rule {
     Rule::Quantile
 }
 
-/// One test task: its start state as cells (`tiles[pos]`, 0 the blank).
+/// One test task: its start state as cells (`tiles[pos]`, 0 the blank),
+/// and its published optimal cost where it comes from a benchmark set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestTask {
     pub cells: Vec<u8>,
+    pub published: Option<u32>,
 }
 
 /// The cells as job specs write them: numbers separated by spaces.
@@ -185,10 +206,14 @@ impl Block {
         match (&self.test.set, self.test.walks) {
             (Some(set), None) => {
                 let cells = puzzles::Domain::size(&tiles(&self.domain)?);
-                Ok(puzzles::instances::set(set, cells)?.into_iter().map(|i| TestTask { cells: i.cells }).collect())
+                let all = puzzles::instances::set(set, cells)?;
+                Ok(all.into_iter().map(|i| TestTask { cells: i.cells, published: Some(i.optimal) }).collect())
             }
             (None, Some(n)) => Ok((0..n as u64)
-                .map(|k| TestTask { cells: d.random_walk(self.test.length, self.test.seed + k).cells().to_vec() })
+                .map(|k| TestTask {
+                    cells: d.random_walk(self.test.length, self.test.seed + k).cells().to_vec(),
+                    published: None,
+                })
                 .collect()),
             _ => Err("give exactly one of `set` and `walks`".into()),
         }
@@ -226,6 +251,9 @@ impl Block {
                 return Err(format!("{at}.alphas[{i}]: {x} is not a probability strictly between 0 and 1"));
             }
         }
+        if self.test.optimal == OptimalFrom::Published && self.test.set.is_none() {
+            return Err(format!("{at}.test.optimal: only a benchmark set has published optima (give `set`)"));
+        }
         if self.test.walks == Some(0) || self.test.length == 0 {
             return Err(format!("{at}.test: walks and length must be positive"));
         }
@@ -260,7 +288,13 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
         .iter()
         .map(|t| {
             let state = cells_text(&t.cells);
-            let key = add(Job::new(JobSpec::PuzzleSolve { domain: b.domain.clone(), state: state.clone() }, vec![]));
+            let spec = JobSpec::PuzzleSolve {
+                domain: b.domain.clone(),
+                state: state.clone(),
+                published: t.published,
+                trust_published: t.published.is_some() && b.test.optimal == OptimalFrom::Published,
+            };
+            let key = add(Job::new(spec, vec![]));
             (state, key)
         })
         .collect();
@@ -325,6 +359,42 @@ mod tests {
         assert_eq!(b.test_tasks().unwrap(), b.test_tasks().unwrap());
     }
 
+    /// A set's tasks carry their published optima to the solve jobs, which
+    /// search and check them, or take them as they are when the grid says so.
+    #[test]
+    fn set_tasks_carry_their_published_optima() {
+        let solves = |optimal: &str| {
+            let b = block(&format!(
+                "domain = '15-puzzle'\nsettings = 'tiny'\niterations = 1\nseeds = [1]\nalphas = [0.5]\n\
+                 test = {{ set = 'korf100:12' {optimal} }}\n"
+            ))
+            .unwrap();
+            let mut specs = vec![];
+            expand(&b, &mut |j| {
+                let k = j.key.clone();
+                if let JobSpec::PuzzleSolve { published, trust_published, .. } = &j.spec {
+                    specs.push((*published, *trust_published, k.clone()));
+                }
+                k
+            });
+            specs
+        };
+        let (searched, trusted) = (solves(""), solves(", optimal = 'published'"));
+        assert_eq!((searched[0].0, searched[0].1), (Some(45), false));
+        assert_eq!((trusted[0].0, trusted[0].1), (Some(45), true));
+        assert_ne!(searched[0].2, trusted[0].2, "different work, different keys");
+        // Walks have no published optimum: their keys stay as they were.
+        let b = block("domain = '8-puzzle'\nsettings = 'tiny'\niterations = 1\nseeds = [1]\nalphas = [0.5]\ntest = { walks = 1 }\n")
+            .unwrap();
+        let spec = JobSpec::PuzzleSolve {
+            domain: "8-puzzle".into(),
+            state: cells_text(&b.test_tasks().unwrap()[0].cells),
+            published: None,
+            trust_published: false,
+        };
+        assert_eq!(serde_json::to_value(&spec).unwrap().as_object().unwrap().len(), 3, "kind, domain, state");
+    }
+
     #[test]
     fn bad_blocks_name_their_key() {
         let base = "settings = 'tiny'\niterations = 2\nseeds = [1]\n";
@@ -342,6 +412,11 @@ mod tests {
             ("domain = '15-puzzle'\nalphas = [0.5]\ntest = { set = 'korf100:200-300' }", "no instance has an id"),
             ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { }", "exactly one of"),
             ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { walks = 4000000000 }", "at most 10000 walks"),
+            (
+                "domain = '8-puzzle'\nalphas = [0.5]\ntest = { walks = 2, optimal = 'published' }",
+                "likely[0].test.optimal",
+            ),
+            ("domain = '15-puzzle'\nalphas = [0.5]\ntest = { set = 'korf100', optimal = 'guess' }", "unknown variant"),
         ];
         for (text, expected) in cases {
             let e = block(&format!("{base}{text}\n")).unwrap_err();

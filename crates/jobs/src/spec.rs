@@ -91,8 +91,19 @@ pub enum JobSpec {
         seed: u64,
         limits: SearchLimits,
     },
-    /// The optimal cost of a test task: IDA* with the domain's PDBs.
-    PuzzleSolve { domain: String, state: String },
+    /// The optimal cost of a test task: IDA* with the family's
+    /// `optimal_heuristic` (PDBs; gap for pancakes). A task
+    /// from a benchmark set carries its published optimum: the search must
+    /// find it, or, where `trust_published` (the grid's `optimal =
+    /// "published"`), it is recorded without a search.
+    PuzzleSolve {
+        domain: String,
+        state: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        published: Option<u32>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        trust_published: bool,
+    },
     /// IDA* with a learned heuristic on one test task under one alpha
     /// (None: yhat). Inputs: the learn job, then the task's solve job.
     PuzzleTest {

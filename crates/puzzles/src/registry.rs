@@ -36,6 +36,10 @@ pub struct FamilyInfo {
     pub examples: &'static [&'static str],
     /// Heuristics by name, with a line each (`pdb` and `pdb:SET` for all).
     pub heuristics: &'static [(&'static str, &'static str)],
+    /// The admissible heuristic the farm finds optimal costs with (test
+    /// tasks' solve jobs, `hfarm puzzle test --walks`): the fastest measured
+    /// on the paper's sizes.
+    pub optimal_heuristic: &'static str,
     /// The domain for a name of this family, None if the name is not one.
     pub open: fn(&str) -> Option<Opened>,
 }

@@ -28,6 +28,8 @@ pub static FAMILY: FamilyInfo = FamilyInfo {
         ),
         ("zero", "h = 0"),
     ],
+    // The domain's default PDBs: 7-8 on the 15-puzzle, 6-6-6-6 on the 24-puzzle.
+    optimal_heuristic: "pdb",
     open: |name| SlidingTile::from_name(name).map(crate::registry::boxed),
 };
 

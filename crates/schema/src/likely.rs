@@ -74,11 +74,32 @@ pub struct Optimal {
     pub cost: u32,
     pub generated: u64,
     pub seconds: f64,
+    pub source: Source,
+}
+
+/// Where an optimal cost came from (`puzzle_optimal.source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The farm's IDA* with the family's optimal heuristic (checked against the published
+    /// optimum where the task has one).
+    Search,
+    /// A benchmark set's published optimum, taken without a search.
+    Published,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Search => "search",
+            Source::Published => "published",
+        }
+    }
 }
 
 pub async fn insert_optimal(tx: &mut PgConnection, job: &str, o: &Optimal) -> Result<(), DbError> {
     sqlx::query(
-        "INSERT INTO puzzle_optimal (job, domain, state, cost, generated, seconds) VALUES ($1, $2, $3, $4, $5, $6)
+        "INSERT INTO puzzle_optimal (job, domain, state, cost, generated, seconds, source)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (job) DO NOTHING",
     )
     .bind(job)
@@ -87,6 +108,7 @@ pub async fn insert_optimal(tx: &mut PgConnection, job: &str, o: &Optimal) -> Re
     .bind(o.cost as i32)
     .bind(o.generated as i64)
     .bind(o.seconds)
+    .bind(o.source.as_str())
     .execute(tx)
     .await?;
     Ok(())

@@ -113,6 +113,8 @@ pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
                 count(*), avg(extract(epoch FROM finished_at - started_at))::float8, NULL
          FROM jobs WHERE status = 'succeeded' AND kind IN ('puzzle_solve', 'puzzle_test', 'graph_fold', 'graph_baseline')
            AND started_at IS NOT NULL AND finished_at IS NOT NULL
+           -- A published optimum taken without a search says nothing of a search's cost.
+           AND NOT coalesce((spec->>'trust_published')::boolean, false)
          GROUP BY 1, 2, 3",
     )
     .fetch_all(pool)

@@ -25,6 +25,8 @@ pub struct Ctx<'a> {
     pub worker: &'a str,
     /// Where the job's heavy computation runs.
     pub isolation: &'a crate::isolate::Isolation,
+    /// Threads for building a pattern database the farm lacks.
+    pub pdb_threads: usize,
 }
 
 impl Ctx<'_> {

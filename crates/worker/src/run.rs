@@ -40,6 +40,10 @@ pub struct WorkerConfig {
     /// Most learned plan jobs of one model searched at once, their
     /// evaluations sharing forward passes (1: one at a time).
     pub plan_group: usize,
+    /// Threads a job may use to build a pattern database the farm does not
+    /// have yet (once per farm and pattern: the 24-puzzle's 6-6-6-6 takes
+    /// minutes on one thread, its breadth-first layers split well).
+    pub pdb_threads: usize,
 }
 
 impl WorkerConfig {
@@ -56,6 +60,7 @@ impl WorkerConfig {
             isolation: Isolation::InProcess,
             train_group: TrainGroups::all(1),
             plan_group: 1,
+            pdb_threads: 2,
         }
     }
 }
@@ -309,7 +314,8 @@ impl Slot {
         // blocking thread) fails the job and leaves the slot running.
         let mut job = {
             let (pool, me, isolation) = (self.pool.clone(), self.me.clone(), self.cfg.isolation.clone());
-            tokio::spawn(async move { execute(&pool, &claimed, &me, &isolation).await })
+            let pdb_threads = self.cfg.pdb_threads.max(1);
+            tokio::spawn(async move { execute(&pool, &claimed, &me, &isolation, pdb_threads).await })
         };
         let grace = Duration::from_secs_f64(self.cfg.grace_s);
         let outcome = tokio::select! {

@@ -124,6 +124,10 @@ pub struct WorkerArgs {
     /// searches made 0.67x the evaluations/s of searches in turn).
     #[arg(long)]
     pub plan_group: Option<usize>,
+    /// Threads for building a pattern database the farm does not have yet (puzzle jobs; once per farm and
+    /// pattern). Default: every core of this machine.
+    #[arg(long, env = "HFARM_PDB_THREADS")]
+    pub pdb_threads: Option<usize>,
     #[command(flatten)]
     pub db: Database,
     #[command(flatten)]
@@ -209,6 +213,10 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
             isolation,
             train_group,
             plan_group: plan_group.max(1),
+            pdb_threads: a
+                .pdb_threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .max(1),
         };
         eprintln!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
         worker::run_worker(pool, queue, cfg, stop).await;

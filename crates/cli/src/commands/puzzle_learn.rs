@@ -76,7 +76,7 @@ pub struct TestArgs {
     /// `korf-felner24` or `korf-taylor24` (24-puzzle), `korf100:1-10`.
     #[arg(long, conflicts_with = "walks")]
     pub set: Option<String>,
-    /// Random walks from the goal as the authors' code makes test tasks; optimal costs by IDA* with the domain's PDBs.
+    /// Random walks from the goal as the authors' code makes test tasks; optimal costs by IDA* with the family's optimal heuristic (PDBs; gap for pancakes).
     #[arg(long)]
     pub walks: Option<usize>,
     /// Moves per walk (the authors' code: 1000).
@@ -247,13 +247,13 @@ pub fn learn(a: LearnArgs) -> Result<ExitCode> {
 }
 
 /// Random walks from the goal, their optimal costs by IDA* with the
-/// domain's PDBs: (cells, optimal cost) each.
+/// family's optimal heuristic: (cells, optimal cost) each.
 fn walk_tasks(a: &TestArgs, n: usize, src: PdbSource) -> Result<Vec<(Vec<u8>, u32)>> {
     let dynd = puzzles::by_name(&a.domain)?;
     let mut tasks = vec![];
     for k in 0..n as u64 {
         let start = dynd.random_walk(a.walk_length, a.walk_seed + k);
-        let r = dynd.solve(&start, "pdb", SearchKind::IdaStar, &Limits::default(), src)?;
+        let r = dynd.solve(&start, dynd.family().optimal_heuristic, SearchKind::IdaStar, &Limits::default(), src)?;
         let optimal = r.cost.ok_or_else(|| anyhow!("walk {}: no optimal cost ({})", k, r.status.as_str()))?;
         tasks.push((start.cells().to_vec(), optimal));
     }

@@ -3,7 +3,8 @@
 //! as the job's `last` checkpoint after each (only while the job is still
 //! ours) so that a new attempt after a dead worker resumes at the last
 //! finished iteration; `puzzle_solve` finds a test task's optimal cost with
-//! IDA* and the domain's PDBs (built once for the farm: `pdb_store`);
+//! IDA* and the family's optimal heuristic (PDBs built once for the farm:
+//! `pdb_store`; the gap heuristic for pancakes);
 //! `puzzle_test` solves a task with the learned heuristic under one alpha.
 //! A learner reads one-hot tiles or the PDB values of a pattern set (the
 //! paper's 24-puzzle, pancake and blocksworld inputs), its PDBs from the
@@ -27,7 +28,7 @@ use likely::test::{solve_tests, TestResult, TestTask};
 use puzzles::registry::{PdbCache, PdbSource};
 use puzzles::search::{Limits, SearchKind, Status};
 use puzzles::Domain;
-use schema::likely::{Iteration, Optimal, TestRun};
+use schema::likely::{Iteration, Optimal, Source, TestRun};
 use schema::training::{self, Tag};
 
 use crate::job::{blocking, failed, Ctx, JobError};
@@ -60,14 +61,16 @@ fn limits(l: SearchLimits, default_time: Option<Duration>) -> Limits {
 }
 
 /// Opens `domain` with its inputs, PDBs from the farm's store through this
-/// process's cache, and runs `v` ([`likely::inputs::with_features`]).
+/// process's cache (built with `threads` where the farm lacks one), and runs
+/// `v` ([`likely::inputs::with_features`]).
 fn with_features<V: WithFeatures>(
     domain: &str,
     pdb_inputs: Option<&str>,
     store: &DbPdbStore,
+    threads: usize,
     v: V,
 ) -> Result<V::Out, String> {
-    inputs::with_features(domain, pdb_inputs, PdbSource { store, threads: 1, cache: Some(&PDBS) }, v)
+    inputs::with_features(domain, pdb_inputs, PdbSource { store, threads, cache: Some(&PDBS) }, v)
 }
 
 /// One outer iteration of a learner.
@@ -99,6 +102,7 @@ pub async fn learn(
     let settings = settings(preset, rule, iterations, pdb_inputs.is_some())?;
     let limits = limits(search, Some(Settings::paper_time_limit(pdb_inputs.is_some())));
     let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
+    let threads = ctx.pdb_threads;
     let mut learner = match training::checkpoint(ctx.pool, ctx.key(), Tag::Last).await? {
         Some(c) => serde_json::from_slice::<Learner>(&c.weights)
             .map_err(|e| failed(format!("the last checkpoint does not read back: {e}")))?,
@@ -106,7 +110,7 @@ pub async fn learn(
             // The network's width is the features' (PDB inputs: once the PDBs are loaded).
             let (d, p, st, s2) = (domain.clone(), pdb_inputs.clone(), store.clone(), settings.clone());
             blocking(move || {
-                let inputs = with_features(&d, p.as_deref(), &st, Width)?;
+                let inputs = with_features(&d, p.as_deref(), &st, threads, Width)?;
                 Learner::new(&s2, inputs, seed).map_err(|e| e.to_string())
             })
             .await?
@@ -117,7 +121,7 @@ pub async fn learn(
     while learner.iteration < iterations {
         let (d, p, st) = (domain.clone(), pdb_inputs.clone(), store.clone());
         let step = Iterate { learner, settings: settings.clone(), limits };
-        let (next, report) = blocking(move || with_features(&d, p.as_deref(), &st, step)).await?;
+        let (next, report) = blocking(move || with_features(&d, p.as_deref(), &st, threads, step)).await?;
         learner = next;
         let state = serde_json::to_vec(&learner).map_err(failed)?;
         let checkpoint = training::Checkpoint {
@@ -146,18 +150,37 @@ pub async fn learn(
     ctx.complete(tx).await
 }
 
-pub async fn solve(ctx: &Ctx<'_>, domain: String, state: String) -> Result<bool, JobError> {
+/// A test task's optimal cost: IDA* with the family's optimal heuristic, which must
+/// agree with the published optimum where there is one; or that optimum as
+/// it is (`trust`).
+pub async fn solve(
+    ctx: &Ctx<'_>,
+    domain: String,
+    state: String,
+    published: Option<u32>,
+    trust: bool,
+) -> Result<bool, JobError> {
+    if let (Some(cost), true) = (published, trust) {
+        let o = Optimal { domain, state, cost, generated: 0, seconds: 0.0, source: Source::Published };
+        let mut tx = ctx.begin().await?;
+        schema::likely::insert_optimal(&mut tx, ctx.key(), &o).await?;
+        return ctx.complete(tx).await;
+    }
     let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
-    let (d, s) = (domain.clone(), state.clone());
+    let (d, s, threads) = (domain.clone(), state.clone(), ctx.pdb_threads);
     let r = blocking(move || {
         let dynd = puzzles::by_name(&d).map_err(|e| e.to_string())?;
         let start = dynd.parse_state(&s).map_err(|e| e.to_string())?;
-        let src = PdbSource { store: &store, threads: 1, cache: Some(&PDBS) };
-        dynd.solve(&start, "pdb", SearchKind::IdaStar, &Limits::default(), src).map_err(|e| e.to_string())
+        let src = PdbSource { store: &store, threads, cache: Some(&PDBS) };
+        let h = dynd.family().optimal_heuristic;
+        dynd.solve(&start, h, SearchKind::IdaStar, &Limits::default(), src).map_err(|e| e.to_string())
     })
     .await?;
     let cost = r.cost.ok_or_else(|| failed(format!("no optimal cost: the search ended {}", r.status.as_str())))?;
-    let o = Optimal { domain, state, cost, generated: r.generated, seconds: r.time_s };
+    if let Some(p) = published.filter(|&p| p != cost) {
+        return Err(failed(format!("IDA* with the PDBs found cost {cost}, the published optimum is {p}")));
+    }
+    let o = Optimal { domain, state, cost, generated: r.generated, seconds: r.time_s, source: Source::Search };
     let mut tx = ctx.begin().await?;
     schema::likely::insert_optimal(&mut tx, ctx.key(), &o).await?;
     ctx.complete(tx).await
@@ -202,6 +225,7 @@ pub async fn test(
         .ok_or_else(|| failed(format!("input {learner_job} has no learner")))?;
     let learner: Learner = serde_json::from_slice(&stored.weights).map_err(failed)?;
     let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
+    let threads = ctx.pdb_threads;
     let test = Test {
         learner,
         state: state.clone(),
@@ -210,7 +234,7 @@ pub async fn test(
         limits: limits(search, None),
     };
     let d = domain.clone();
-    let result = blocking(move || with_features(&d, pdb_inputs.as_deref(), &store, test)).await?;
+    let result = blocking(move || with_features(&d, pdb_inputs.as_deref(), &store, threads, test)).await?;
     let run = TestRun {
         learner: learner_job,
         domain,

@@ -26,9 +26,15 @@ pub use plan::{plan_classical, plan_learned, PlanRun};
 
 /// Runs a claimed job for `worker`. Ok(false) if the job stopped being ours
 /// (lease lost, cancelled): its results were rolled back.
-pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str, isolation: &Isolation) -> Result<bool, JobError> {
+pub async fn execute(
+    pool: &PgPool,
+    job: &Claimed,
+    worker: &str,
+    isolation: &Isolation,
+    pdb_threads: usize,
+) -> Result<bool, JobError> {
     let spec: JobSpec = serde_json::from_value(job.spec.clone()).map_err(|e| failed(format!("bad job spec: {e}")))?;
-    let ctx = Ctx { pool, job, worker, isolation };
+    let ctx = Ctx { pool, job, worker, isolation, pdb_threads };
     match spec {
         JobSpec::Generate { domain, split, params, seed, limits } => {
             generate::run(&ctx, domain, split, params, seed, limits).await
@@ -44,7 +50,9 @@ pub async fn execute(pool: &PgPool, job: &Claimed, worker: &str, isolation: &Iso
         JobSpec::PuzzleLearn { domain, pdb_inputs, settings, model, iterations, seed, limits } => {
             likely::learn(&ctx, domain, pdb_inputs, settings, model, iterations, seed, limits).await
         }
-        JobSpec::PuzzleSolve { domain, state } => likely::solve(&ctx, domain, state).await,
+        JobSpec::PuzzleSolve { domain, state, published, trust_published } => {
+            likely::solve(&ctx, domain, state, published, trust_published).await
+        }
         JobSpec::PuzzleTest { domain, pdb_inputs, state, alpha, limits } => {
             likely::test(&ctx, domain, pdb_inputs, state, alpha, limits).await
         }
