@@ -142,6 +142,72 @@ test_limits = { max_generated = 100000 }
     assert_eq!(runs, [(45,), (46,)]);
 }
 
+/// A puzzle search without limits stops soon after its job is cancelled:
+/// the job's heartbeat finds the lease gone and sets the flag its search
+/// looks at (no abort reaches a blocking thread). With one slot and two
+/// test searches that would each run for hours (a barely trained network on
+/// Korf's hardest instances, no limits), cancelling whichever is running
+/// must end both within seconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn cancelling_a_puzzle_job_stops_its_search() {
+    let db = TestDatabase::create().await;
+    let grid = r#"
+name = "cancelled-searches"
+[[likely]]
+domain = "15-puzzle"
+settings = "tiny"
+model = "mean"
+iterations = 1
+seeds = [1]
+train_limits = { max_generated = 20000 }
+test = { set = "korf100:88-89", optimal = "published" }
+"#;
+    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+    let model = coordinator::cost::CostModel::defaults();
+    let report = coordinator::submit(Some(&db.pool), grid, "cancel.toml", false, &model).await.unwrap();
+    let experiment = report.experiment.unwrap();
+    let (stop_tx, stop) = tokio::sync::watch::channel(false);
+    let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
+    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), cfg, stop.clone()));
+    let wcfg = WorkerConfig { concurrency: 1, lease_s: 3.0, ..WorkerConfig::in_process("w", "cpu") };
+    let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), wcfg, stop.clone()));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut cancelled_at = vec![];
+    loop {
+        let running: Vec<(String,)> =
+            sqlx::query_as("SELECT key FROM jobs WHERE kind = 'puzzle_test' AND status = 'running'")
+                .fetch_all(&db.pool)
+                .await
+                .unwrap();
+        for (key,) in running {
+            // Let the search get going first.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            assert!(schema::lifecycle::cancel(&db.pool, &key).await.unwrap());
+            cancelled_at.push(Instant::now());
+        }
+        if cancelled_at.len() == 2 {
+            break;
+        }
+        let st = coordinator::status(&db.pool, experiment).await.unwrap();
+        assert!(Instant::now() < deadline, "{st:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The second search started only once the first had stopped (one slot).
+    let gap = cancelled_at[1] - cancelled_at[0];
+    assert!(gap < Duration::from_secs(15), "the slot was free again after {gap:?}");
+    // And the worker's own blocking thread ends too: it stops promptly.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    stop_tx.send(true).unwrap();
+    let stopped = tokio::time::timeout(Duration::from_secs(15), async { tokio::join!(sched, work) }).await;
+    assert!(stopped.is_ok(), "the worker did not stop");
+    let (succeeded,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM jobs WHERE kind = 'puzzle_test' AND status <> 'cancelled'")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(succeeded, 0, "both searches were cancelled, none finished");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_graphlearn_grid_runs_leave_one_out_and_reports_coverage() {
     let db = TestDatabase::create().await;

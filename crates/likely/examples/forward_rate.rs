@@ -121,7 +121,7 @@ fn main() {
     let start = random_walk(&d, 1000, 7);
     let mut h = LearnedHeuristic::new(&ffnn, &mut f, Rule::Mean).expect("heuristic");
     let t = Clock::start();
-    let r = ida_star(&d, &start, &mut h, &Limits { time: None, generated: Some(5_000_000) });
+    let r = ida_star(&d, &start, &mut h, &Limits { generated: Some(5_000_000), ..Limits::default() });
     let seconds = t.ns() / 1e9;
     let rate = r.generated as f64 / seconds;
 

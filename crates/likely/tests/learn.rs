@@ -19,7 +19,7 @@ fn eight() -> SlidingTile {
 }
 
 fn node_limits() -> Limits {
-    Limits { time: None, generated: Some(200_000) }
+    Limits { generated: Some(200_000), ..Limits::default() }
 }
 
 #[test]
@@ -132,7 +132,7 @@ fn failing_tasks_lower_alpha_and_freeze_beta() {
     let mut f = OneHotTiles::new(&d);
     let settings = Settings::tiny(Model::Quantile);
     let mut l = Learner::new(&settings, f.inputs(), 1).unwrap();
-    let starved = Limits { time: None, generated: Some(0) };
+    let starved = Limits { generated: Some(0), ..Limits::default() };
     let mut expected = settings.alpha0;
     for _ in 0..12 {
         let r = l.iteration(&d, &mut f, &settings, &starved).unwrap();

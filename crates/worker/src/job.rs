@@ -1,6 +1,9 @@
 //! What every job kind shares: the claimed job's context, its error type,
 //! and running CPU work off the async threads.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use schema::lifecycle::Claimed;
 use schema::{DbError, PgPool};
 
@@ -27,6 +30,10 @@ pub struct Ctx<'a> {
     pub isolation: &'a crate::isolate::Isolation,
     /// Threads for building a pattern database the farm lacks.
     pub pdb_threads: usize,
+    /// Set when the job stops being this slot's (its lease lost: cancelled
+    /// or reassigned) or the worker gives it back on stopping: a search on
+    /// a blocking thread, which no abort reaches, looks at it and ends.
+    pub cancel: Arc<AtomicBool>,
 }
 
 impl Ctx<'_> {

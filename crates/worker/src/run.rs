@@ -7,6 +7,7 @@
 //! without counting the attempt, since the job did nothing wrong; a job
 //! that panics fails, and the slot goes on.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -214,7 +215,8 @@ impl Slot {
             Together::Planning => "searches with shared forward passes",
         };
         eprintln!("worker {}: {} {what}", self.me, keys.len());
-        let heartbeats: Vec<_> = keys.iter().map(|k| self.heartbeat(k)).collect();
+        // Groups run the planner and libtorch, which do not look at a cancel flag.
+        let heartbeats: Vec<_> = keys.iter().map(|k| self.heartbeat(k, Arc::default())).collect();
         let mut group = {
             let (pool, me) = (self.pool.clone(), self.me.clone());
             tokio::spawn(async move {
@@ -259,7 +261,9 @@ impl Slot {
         }
     }
 
-    fn heartbeat(&self, key: &str) -> tokio::task::JoinHandle<()> {
+    /// Renews the job's lease every third of it; when the job is no longer
+    /// ours (cancelled, reassigned) it sets `cancel` and stops.
+    fn heartbeat(&self, key: &str, cancel: Arc<AtomicBool>) -> tokio::task::JoinHandle<()> {
         let (pool, key, me, lease) = (self.pool.clone(), key.to_string(), self.me.clone(), self.cfg.lease_s);
         tokio::spawn(async move {
             let mut db = Outage::new(format!("worker {me}: heartbeat for {key}: postgres"));
@@ -267,7 +271,11 @@ impl Slot {
                 tokio::time::sleep(Duration::from_secs_f64(lease / 3.0)).await;
                 match lifecycle::heartbeat(&pool, &key, &me, lease).await {
                     Ok(true) => db.ok(),
-                    Ok(false) => break, // no longer ours; finishing will be refused
+                    Ok(false) => {
+                        // No longer ours: finishing will be refused, so stop searching.
+                        cancel.store(true, Ordering::Relaxed);
+                        break;
+                    }
                     Err(e) => _ = db.failed(&e),
                 }
             }
@@ -309,13 +317,14 @@ impl Slot {
     /// stopping and the job was handed back.
     async fn run_job(&mut self, claimed: Claimed, mut stop: watch::Receiver<bool>) -> bool {
         let key = claimed.key.clone();
-        let heartbeat = self.heartbeat(&key);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let heartbeat = self.heartbeat(&key, cancel.clone());
         // Its own task, so that a panic anywhere in the job (not only on its
         // blocking thread) fails the job and leaves the slot running.
         let mut job = {
             let (pool, me, isolation) = (self.pool.clone(), self.me.clone(), self.cfg.isolation.clone());
-            let pdb_threads = self.cfg.pdb_threads.max(1);
-            tokio::spawn(async move { execute(&pool, &claimed, &me, &isolation, pdb_threads).await })
+            let (pdb_threads, cancel) = (self.cfg.pdb_threads.max(1), cancel.clone());
+            tokio::spawn(async move { execute(&pool, &claimed, &me, &isolation, pdb_threads, cancel).await })
         };
         let grace = Duration::from_secs_f64(self.cfg.grace_s);
         let outcome = tokio::select! {
@@ -332,7 +341,10 @@ impl Slot {
                 true
             }
             None => {
-                // Stopping and out of grace: give the job back for another worker.
+                // Stopping and out of grace: give the job back for another
+                // worker, and end its searches (an abort does not reach a
+                // blocking thread, which would keep the process alive).
+                cancel.store(true, Ordering::Relaxed);
                 job.abort();
                 self.hand_back(&key).await;
                 false

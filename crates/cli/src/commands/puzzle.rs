@@ -153,7 +153,7 @@ pub(crate) fn limits(time_limit: Option<f64>, max_generated: Option<u64>) -> Res
         Some(t) => Some(Duration::from_secs_f64(t)),
         None => None,
     };
-    Ok(Limits { time, generated: max_generated })
+    Ok(Limits { time, generated: max_generated, cancel: None })
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {

@@ -185,7 +185,9 @@ pub fn learn(a: LearnArgs) -> Result<ExitCode> {
         eprintln!("note: no --time-limit or --max-generated: each training task may search for 60 s");
     }
     let limits = match (a.time_limit, a.max_generated) {
-        (None, None) => Limits { time: Some(Settings::paper_time_limit(pdb_inputs.is_some())), generated: None },
+        (None, None) => {
+            Limits { time: Some(Settings::paper_time_limit(pdb_inputs.is_some())), generated: None, cancel: None }
+        }
         (t, g) => limits(t, g)?,
     };
     let mut c = match read_checkpoint(&a.checkpoint)? {

@@ -67,8 +67,13 @@ pub fn astar<D: Domain, H: Heuristic<D>>(d: &D, start: &State, h: &mut H, limits
         if generated >= max_generated {
             return finish(Status::NodeLimit, Vec::new(), generated, expanded);
         }
-        if expanded % 1024 == 0 && deadline.is_some_and(|t| Instant::now() >= t) {
-            return finish(Status::TimeLimit, Vec::new(), generated, expanded);
+        if expanded % 1024 == 0 {
+            if deadline.is_some_and(|t| Instant::now() >= t) {
+                return finish(Status::TimeLimit, Vec::new(), generated, expanded);
+            }
+            if limits.cancelled() {
+                return finish(Status::Cancelled, Vec::new(), generated, expanded);
+            }
         }
         expanded += 1;
         let (state, hv, rev) = (node.state, node.h, node.op.map(|(_, r)| r));

@@ -40,6 +40,7 @@ struct Ida<'a, D: Domain, H> {
     plan: Vec<D::Op>,
     deadline: Option<Instant>,
     max_generated: u64,
+    limits: &'a Limits,
     /// Set when a limit stopped the search (the recursion then unwinds as
     /// from a goal, without writing the plan).
     stopped: Option<Status>,
@@ -119,6 +120,8 @@ impl<D: Domain, H: Heuristic<D>> Ida<'_, D, H> {
     fn out_of_limits(&mut self) -> bool {
         self.stopped = if self.generated >= self.max_generated {
             Some(Status::NodeLimit)
+        } else if self.limits.cancelled() {
+            Some(Status::Cancelled)
         } else {
             match self.deadline {
                 Some(t) if Instant::now() >= t => Some(Status::TimeLimit),
@@ -157,6 +160,7 @@ pub fn ida_star<D: Domain, H: Heuristic<D>>(d: &D, start: &State, h: &mut H, lim
         plan: Vec::with_capacity(256),
         deadline: limits.time.map(|t| t0 + t),
         max_generated,
+        limits,
         stopped: None,
     };
     let mut iterations = 0;
@@ -226,5 +230,27 @@ mod tests {
         assert!(r.plan.is_empty() && r.cost.is_none());
         let r = ida_star(&d, &s, &mut Zero, &Limits { time: Some(Duration::ZERO), ..Limits::default() });
         assert_eq!(r.status, Status::TimeLimit);
+    }
+
+    /// A search without limits (blind, on a 15-puzzle state that would take
+    /// it years) ends soon after another thread sets its cancel flag.
+    #[test]
+    fn a_cancelled_search_ends_at_once() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let d = SlidingTile::new(4, 4).unwrap();
+        let s = d.parse_state("14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15").unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        let limits = Limits { cancel: Some(flag.clone()), ..Limits::default() };
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            flag.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let r = ida_star(&d, &s, &mut Zero, &limits);
+        let set_at = setter.join().unwrap();
+        assert_eq!(r.status, Status::Cancelled);
+        assert!(r.plan.is_empty() && r.cost.is_none() && r.generated > 0);
+        assert!(set_at.elapsed() < Duration::from_secs(1), "ended {:?} after the flag", set_at.elapsed());
     }
 }

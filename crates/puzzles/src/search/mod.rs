@@ -11,6 +11,8 @@ mod astar;
 mod bfs;
 mod ida;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -20,11 +22,23 @@ pub use bfs::distances_from_goal;
 pub use ida::ida_star;
 
 /// When a search gives up. `None` is no limit.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Limits {
     pub time: Option<Duration>,
     /// Generated nodes (A*: also a bound on the nodes it stores).
     pub generated: Option<u64>,
+    /// Set from elsewhere to stop the search (a worker whose job was
+    /// cancelled, reassigned or handed back): looked at as often as the
+    /// clock, so a search without limits still ends within milliseconds.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Whether `cancel` was set.
+    #[inline]
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
 }
 
 /// How a search ended.
@@ -36,6 +50,8 @@ pub enum Status {
     Unsolvable,
     TimeLimit,
     NodeLimit,
+    /// Stopped through [`Limits::cancel`].
+    Cancelled,
 }
 
 impl Status {
@@ -45,6 +61,7 @@ impl Status {
             Status::Unsolvable => "unsolvable",
             Status::TimeLimit => "time_limit",
             Status::NodeLimit => "node_limit",
+            Status::Cancelled => "cancelled",
         }
     }
 }

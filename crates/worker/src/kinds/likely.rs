@@ -52,11 +52,13 @@ fn settings(preset: Preset, rule: JobRule, iterations: u32, pdb_inputs: bool) ->
     Ok(s)
 }
 
-/// The spec's limits; the paper's 60 s per training task when it gives none.
-fn limits(l: SearchLimits, default_time: Option<Duration>) -> Limits {
+/// The spec's limits (the paper's 60 s per training task when it gives
+/// none), the searches stopping when the job stops being ours.
+fn limits(ctx: &Ctx<'_>, l: SearchLimits, default_time: Option<Duration>) -> Limits {
+    let cancel = Some(ctx.cancel.clone());
     match (l.time_s, l.max_generated) {
-        (None, None) => Limits { time: default_time, generated: None },
-        (t, g) => Limits { time: t.map(Duration::from_secs_f64), generated: g },
+        (None, None) => Limits { time: default_time, generated: None, cancel },
+        (t, g) => Limits { time: t.map(Duration::from_secs_f64), generated: g, cancel },
     }
 }
 
@@ -100,7 +102,7 @@ pub async fn learn(
     search: SearchLimits,
 ) -> Result<bool, JobError> {
     let settings = settings(preset, rule, iterations, pdb_inputs.is_some())?;
-    let limits = limits(search, Some(Settings::paper_time_limit(pdb_inputs.is_some())));
+    let limits = limits(ctx, search, Some(Settings::paper_time_limit(pdb_inputs.is_some())));
     let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
     let threads = ctx.pdb_threads;
     let mut learner = match training::checkpoint(ctx.pool, ctx.key(), Tag::Last).await? {
@@ -120,7 +122,7 @@ pub async fn learn(
     let started = Instant::now();
     while learner.iteration < iterations {
         let (d, p, st) = (domain.clone(), pdb_inputs.clone(), store.clone());
-        let step = Iterate { learner, settings: settings.clone(), limits };
+        let step = Iterate { learner, settings: settings.clone(), limits: limits.clone() };
         let (next, report) = blocking(move || with_features(&d, p.as_deref(), &st, threads, step)).await?;
         learner = next;
         let state = serde_json::to_vec(&learner).map_err(failed)?;
@@ -168,12 +170,13 @@ pub async fn solve(
     }
     let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
     let (d, s, threads) = (domain.clone(), state.clone(), ctx.pdb_threads);
+    let unlimited = Limits { cancel: Some(ctx.cancel.clone()), ..Limits::default() };
     let r = blocking(move || {
         let dynd = puzzles::by_name(&d).map_err(|e| e.to_string())?;
         let start = dynd.parse_state(&s).map_err(|e| e.to_string())?;
         let src = PdbSource { store: &store, threads, cache: Some(&PDBS) };
         let h = dynd.family().optimal_heuristic;
-        dynd.solve(&start, h, SearchKind::IdaStar, &Limits::default(), src).map_err(|e| e.to_string())
+        dynd.solve(&start, h, SearchKind::IdaStar, &unlimited, src).map_err(|e| e.to_string())
     })
     .await?;
     let cost = r.cost.ok_or_else(|| failed(format!("no optimal cost: the search ended {}", r.status.as_str())))?;
@@ -231,7 +234,7 @@ pub async fn test(
         state: state.clone(),
         optimal,
         rule: alpha.map_or(Rule::Mean, Rule::test),
-        limits: limits(search, None),
+        limits: limits(ctx, search, None),
     };
     let d = domain.clone();
     let result = blocking(move || with_features(&d, pdb_inputs.as_deref(), &store, threads, test)).await?;

@@ -18,6 +18,9 @@ use jobs::JobSpec;
 use schema::lifecycle::Claimed;
 use schema::PgPool;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use crate::isolate::Isolation;
 use crate::job::{failed, Ctx, JobError};
 
@@ -32,9 +35,10 @@ pub async fn execute(
     worker: &str,
     isolation: &Isolation,
     pdb_threads: usize,
+    cancel: Arc<AtomicBool>,
 ) -> Result<bool, JobError> {
     let spec: JobSpec = serde_json::from_value(job.spec.clone()).map_err(|e| failed(format!("bad job spec: {e}")))?;
-    let ctx = Ctx { pool, job, worker, isolation, pdb_threads };
+    let ctx = Ctx { pool, job, worker, isolation, pdb_threads, cancel };
     match spec {
         JobSpec::Generate { domain, split, params, seed, limits } => {
             generate::run(&ctx, domain, split, params, seed, limits).await
