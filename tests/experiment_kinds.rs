@@ -24,19 +24,12 @@ async fn run_grid(db: &TestDatabase, grid: &str, secs: u64) -> uuid::Uuid {
 
 /// [`run_grid`] for a grid's text (`path` names it in errors).
 async fn run_grid_text(db: &TestDatabase, text: &str, path: &str, secs: u64) -> uuid::Uuid {
-    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
-    let model = coordinator::cost::CostModel::defaults();
-    let report = coordinator::submit(Some(&db.pool), text, path, false, &model).await.unwrap();
-    let (experiment, total) = (report.experiment.unwrap(), report.new.unwrap() as i64);
-    let (stop_tx, stop) = tokio::sync::watch::channel(false);
-    let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
-    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), cfg, stop.clone()));
-    let wcfg = WorkerConfig { concurrency: 2, ..WorkerConfig::in_process("w", "cpu") };
-    let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), wcfg, stop.clone()));
+    let farm =
+        Farm::start(db, text, path, WorkerConfig { concurrency: 2, ..WorkerConfig::in_process("w", "cpu") }).await;
     let deadline = Instant::now() + Duration::from_secs(secs);
     loop {
-        let st = coordinator::status(&db.pool, experiment).await.unwrap();
-        if st.jobs[JobStatus::Succeeded] == total {
+        let st = coordinator::status(&db.pool, farm.experiment).await.unwrap();
+        if st.jobs[JobStatus::Succeeded] == farm.jobs {
             break;
         }
         let errors: Vec<(String, Option<String>)> =
@@ -48,12 +41,41 @@ async fn run_grid_text(db: &TestDatabase, text: &str, path: &str, secs: u64) -> 
         assert!(Instant::now() < deadline, "not done in time: {st:?}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    stop_tx.send(true).unwrap();
-    let _ = tokio::join!(sched, work);
+    let experiment = farm.experiment;
+    farm.stop().await;
     let (again,): (i64,) =
         sqlx::query_as("SELECT count(*) FROM jobs WHERE attempts <> 1").fetch_one(&db.pool).await.unwrap();
     assert_eq!(again, 0, "every job ran exactly once");
     experiment
+}
+
+/// A submitted grid with a scheduler and one worker running it.
+struct Farm {
+    experiment: uuid::Uuid,
+    /// Jobs the submission created.
+    jobs: i64,
+    stop_tx: tokio::sync::watch::Sender<bool>,
+    sched: tokio::task::JoinHandle<()>,
+    work: tokio::task::JoinHandle<()>,
+}
+
+impl Farm {
+    async fn start(db: &TestDatabase, text: &str, path: &str, wcfg: WorkerConfig) -> Farm {
+        let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+        let model = coordinator::cost::CostModel::defaults();
+        let report = coordinator::submit(Some(&db.pool), text, path, false, &model).await.unwrap();
+        let (stop_tx, stop) = tokio::sync::watch::channel(false);
+        let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
+        let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), cfg, stop.clone()));
+        let work = tokio::spawn(run_worker(db.pool.clone(), queue, wcfg, stop));
+        Farm { experiment: report.experiment.unwrap(), jobs: report.new.unwrap() as i64, stop_tx, sched, work }
+    }
+
+    /// Stops the scheduler and the worker and waits for both.
+    async fn stop(self) {
+        self.stop_tx.send(true).unwrap();
+        let _ = tokio::join!(self.sched, self.work);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -162,15 +184,8 @@ seeds = [1]
 train_limits = { max_generated = 20000 }
 test = { set = "korf100:88-89", optimal = "published" }
 "#;
-    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
-    let model = coordinator::cost::CostModel::defaults();
-    let report = coordinator::submit(Some(&db.pool), grid, "cancel.toml", false, &model).await.unwrap();
-    let experiment = report.experiment.unwrap();
-    let (stop_tx, stop) = tokio::sync::watch::channel(false);
-    let cfg = SchedulerConfig { requeue_after_s: 2.0, ..SchedulerConfig::default() };
-    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), cfg, stop.clone()));
     let wcfg = WorkerConfig { concurrency: 1, lease_s: 3.0, ..WorkerConfig::in_process("w", "cpu") };
-    let work = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), wcfg, stop.clone()));
+    let farm = Farm::start(&db, grid, "cancel.toml", wcfg).await;
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut cancelled_at = vec![];
     loop {
@@ -188,7 +203,7 @@ test = { set = "korf100:88-89", optimal = "published" }
         if cancelled_at.len() == 2 {
             break;
         }
-        let st = coordinator::status(&db.pool, experiment).await.unwrap();
+        let st = coordinator::status(&db.pool, farm.experiment).await.unwrap();
         assert!(Instant::now() < deadline, "{st:?}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -197,15 +212,14 @@ test = { set = "korf100:88-89", optimal = "published" }
     assert!(gap < Duration::from_secs(15), "the slot was free again after {gap:?}");
     // And the worker's own blocking thread ends too: it stops promptly.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    stop_tx.send(true).unwrap();
-    let stopped = tokio::time::timeout(Duration::from_secs(15), async { tokio::join!(sched, work) }).await;
+    let stopped = tokio::time::timeout(Duration::from_secs(15), farm.stop()).await;
     assert!(stopped.is_ok(), "the worker did not stop");
-    let (succeeded,): (i64,) =
+    let (not_cancelled,): (i64,) =
         sqlx::query_as("SELECT count(*) FROM jobs WHERE kind = 'puzzle_test' AND status <> 'cancelled'")
             .fetch_one(&db.pool)
             .await
             .unwrap();
-    assert_eq!(succeeded, 0, "both searches were cancelled, none finished");
+    assert_eq!(not_cancelled, 0, "both searches were cancelled, none finished");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -59,11 +59,18 @@ const SETS: &[Named] = &[
     Named { name: "korf-taylor24", domain: "24-puzzle", load: korf_taylor24 },
 ];
 
-/// The domain a set spec (`NAME` or `NAME:A-B`) is made of, if the name is
-/// known: what `hfarm puzzle bench --set` opens.
-pub fn set_domain(spec: &str) -> Option<&'static str> {
+/// The named set of a spec (`NAME` or `NAME:A-B`), or an error listing them.
+fn named(spec: &str) -> Result<&'static Named, String> {
     let name = spec.split_once(':').map_or(spec, |(n, _)| n);
-    SETS.iter().find(|s| s.name == name).map(|s| s.domain)
+    SETS.iter().find(|s| s.name == name).ok_or_else(|| {
+        let known: Vec<String> = SETS.iter().map(|s| format!("{} ({})", s.name, s.domain)).collect();
+        format!("set `{spec}`: the known sets are {}, optionally NAME:A-B", known.join(", "))
+    })
+}
+
+/// The domain a set spec is made of: what `hfarm puzzle bench --set` opens.
+pub fn set_domain(spec: &str) -> Result<&'static str, String> {
+    named(spec).map(|s| s.domain)
 }
 
 /// A benchmark set by name, or part of it by ids (1-based, inclusive):
@@ -72,10 +79,7 @@ pub fn set_domain(spec: &str) -> Option<&'static str> {
 /// was expected.
 pub fn set(spec: &str, cells: usize) -> Result<Vec<Instance>, String> {
     let (name, range) = spec.split_once(':').map_or((spec, None), |(n, r)| (n, Some(r)));
-    let Some(&Named { domain, load, .. }) = SETS.iter().find(|s| s.name == name) else {
-        let known: Vec<String> = SETS.iter().map(|s| format!("{} ({})", s.name, s.domain)).collect();
-        return Err(format!("set `{spec}`: the known sets are {}, optionally NAME:A-B", known.join(", ")));
-    };
+    let &Named { domain, load, .. } = named(spec)?;
     let all = load();
     if all.first().is_some_and(|x| x.cells.len() != cells) {
         return Err(format!("set `{name}` is a set of {domain} states"));
@@ -186,8 +190,8 @@ mod tests {
         assert!(set("korf-felner24", 16).unwrap_err().contains("24-puzzle"));
         assert!(set("korf-felner24:51-60", 25).unwrap_err().contains("no instance"));
         assert!(set("felner", 25).unwrap_err().contains("korf-felner24 (24-puzzle)"));
-        assert_eq!(set_domain("korf-felner24:3"), Some("24-puzzle"));
-        assert_eq!(set_domain("korf100"), Some("15-puzzle"));
-        assert_eq!(set_domain("nope"), None);
+        assert_eq!(set_domain("korf-felner24:3"), Ok("24-puzzle"));
+        assert_eq!(set_domain("korf100"), Ok("15-puzzle"));
+        assert!(set_domain("nope").unwrap_err().contains("korf100 (15-puzzle)"));
     }
 }

@@ -281,11 +281,7 @@ fn pdb(a: PdbArgs) -> Result<ExitCode> {
 }
 
 fn bench(a: BenchArgs) -> Result<ExitCode> {
-    let Some(domain_name) = puzzles::instances::set_domain(&a.set) else {
-        // The set's own error names the known sets.
-        bail!("--set: {}", puzzles::instances::set(&a.set, 0).err().unwrap_or_default());
-    };
-    let d = domain(domain_name)?;
+    let d = domain(puzzles::instances::set_domain(&a.set).map_err(|e| anyhow!("--set: {e}"))?)?;
     let search: SearchKind = a.search.parse()?;
     let all = puzzles::instances::set(&a.set, d.size()).map_err(|e| anyhow!("--set: {e}"))?;
     if let Some(bad) = a.ids.iter().find(|&&i| !all.iter().any(|x| x.id == i)) {
