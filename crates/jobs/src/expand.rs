@@ -175,7 +175,7 @@ pub fn expand(grid: &Grid) -> Expansion {
             // Generate keys by combination, then seed: a slot waits for its gate's.
             let mut keys: Vec<Vec<JobKey>> = vec![];
             for (c, &params) in combos.iter().enumerate() {
-                let gate = difficulty_gate(&combos, c);
+                let gate = difficulty_gate(&combos, c).filter(|_| limits.skip_after_easier_failed);
                 let mut row = vec![];
                 for (k, &seed) in s.seeds.0.iter().enumerate() {
                     let mut inputs = gate.map(|g| vec![keys[g][k].clone()]).unwrap_or_default();
@@ -184,7 +184,9 @@ pub fn expand(grid: &Grid) -> Expansion {
                     if let (Some(n), true) = (limits.skip_after_failed_seeds, gate.is_some()) {
                         inputs.extend(row[k.saturating_sub(n as usize)..k].iter().rev().cloned());
                     }
-                    let g = Job::new(JobSpec::Generate { domain: domain.clone(), split, params, seed, limits }, inputs);
+                    let instances = grid.instances;
+                    let spec = JobSpec::Generate { domain: domain.clone(), split, params, seed, limits, instances };
+                    let g = Job::new(spec, inputs);
                     let gk = out.add(&mut seen, g);
                     row.push(gk.clone());
                     let l = Job::new(JobSpec::Label { domain: domain.clone(), split }, vec![gk.clone()]);
@@ -241,7 +243,7 @@ pub fn expand(grid: &Grid) -> Expansion {
                                     // Table 2 compares N, N+clip and TN: a Gaussian model
                                     // plans with mu and with mu clipped to the bound.
                                     let estimates: Vec<Option<Bound>> = match distribution {
-                                        Distribution::Gaussian => vec![None, Some(bound)],
+                                        Distribution::Gaussian => vec![None, Some(l.clip.unwrap_or(bound))],
                                         Distribution::Truncated => vec![None],
                                     };
                                     for clip in estimates {
@@ -335,5 +337,74 @@ balls = [2]
         let size = super::size(&grid);
         let inputs: usize = e.jobs.iter().map(|j| j.inputs.len()).sum();
         assert!(size.inputs >= inputs as u64, "{size:?} < {inputs}");
+    }
+
+    /// The code's splits: every split draws from the same (parameters,
+    /// seed) instances, so a validation slot is the training slot of the
+    /// same parameters and seed, try for try; by default they differ.
+    #[test]
+    fn under_shared_splits_a_validation_instance_is_the_training_instance_of_its_parameters_and_seed() {
+        let text = |splits: &str| {
+            format!(
+                r#"
+name = "splits"
+[instances]
+splits = "{splits}"
+[domains.gripper.train]
+seeds = "1..6"
+balls = [2, 4]
+[domains.gripper.validation]
+seeds = "2..3"
+balls = [2, 4]
+[domains.gripper.test]
+seeds = "1..2"
+balls = [6]
+limits = {{ skip_after_easier_failed = false }}
+"#
+            )
+        };
+        for (splits, shared) in [("shared", true), ("disjoint", false)] {
+            let grid = Grid::parse(&text(splits), "splits.toml").unwrap();
+            let e = expand(&grid);
+            let slots = |split: Split| -> Vec<(Params, u64, crate::grid::Instances, &Job)> {
+                e.jobs
+                    .iter()
+                    .filter_map(|j| match &j.spec {
+                        JobSpec::Generate { split: s, params, seed, instances, .. } if *s == split => {
+                            Some((*params, *seed, *instances, j))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            };
+            let (train, validation) = (slots(Split::Train), slots(Split::Validation));
+            assert_eq!((train.len(), validation.len()), (12, 4));
+            for (params, seed, instances, _) in &validation {
+                let (.., t) = train.iter().find(|(p, s, ..)| p == params && s == seed).expect("a training slot");
+                let JobSpec::Generate { instances: ti, .. } = &t.spec else { unreachable!() };
+                assert_eq!(instances, ti);
+                for attempt in 0..20 {
+                    let (v, t) = (
+                        instances.splits.generator_seed(Split::Validation, *seed, attempt),
+                        instances.splits.generator_seed(Split::Train, *seed, attempt),
+                    );
+                    assert_eq!(v == t, shared, "{splits}: try {attempt} of seed {seed}");
+                    let (vp, tp) = (planner::generate::generate(params, v), planner::generate::generate(params, t));
+                    assert_eq!(vp == tp, shared, "{splits}: the problems of try {attempt} of seed {seed}");
+                    if shared {
+                        assert_eq!(v, seed * 1000 + u64::from(attempt), "the code's seed rule");
+                    }
+                }
+            }
+            // Without the gate every test slot is tried on its own.
+            assert!(slots(Split::Test).iter().all(|(.., j)| j.inputs.is_empty()));
+            // The default serializes as before: old keys hold.
+            let json = serde_json::to_string(&train[0].3.spec).unwrap();
+            assert_eq!(json.contains("instances"), shared, "{json}");
+        }
+        let many = text("shared").replace("balls = [6]\n", "balls = [6]\nlimits = { tries = 1000 }\n");
+        let many = many.replace("limits = { skip_after_easier_failed = false }\n", "");
+        let e = Grid::parse(&many, "splits.toml").unwrap_err().to_string();
+        assert!(e.contains("domains.gripper.test.limits.tries: with instances.splits = \"shared\""), "{e}");
     }
 }

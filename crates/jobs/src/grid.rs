@@ -145,6 +145,60 @@ impl<'de> Deserialize<'de> for Residual {
     }
 }
 
+/// How a grid's splits relate to one another (`[instances] splits`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Splits {
+    /// Each split draws its own instances: try i of seed s in split x uses a
+    /// generator seed derived from (x, s, i) ([`crate::spec::generator_seed`]),
+    /// so no validation or test instance is a training instance, and model
+    /// selection and test metrics measure generalisation. The default for new
+    /// experiments.
+    #[default]
+    Disjoint,
+    /// Every split draws from the same instances, as IBM/pddlsl does
+    /// (`generate_datum.py:386`): try i of seed s uses generator seed
+    /// s * 1000 + i whatever the split, so a validation instance is the
+    /// training instance of the same parameters and seed (when both were
+    /// accepted at the same try). For reproducing the authors' numbers.
+    Shared,
+}
+
+impl Splits {
+    /// The generator seed of a generate job's `attempt`-th try (0-based).
+    pub fn generator_seed(self, split: Split, seed: u64, attempt: u32) -> u64 {
+        match self {
+            Splits::Disjoint => crate::spec::generator_seed(split, seed, attempt),
+            Splits::Shared => seed.saturating_mul(SHARED_SEED_STRIDE).saturating_add(attempt.into()),
+        }
+    }
+
+    fn is_disjoint(&self) -> bool {
+        *self == Splits::Disjoint
+    }
+}
+
+/// The code's seed stride: try i of seed s is s * 1000 + i, which is why it
+/// allows fewer than 1000 tries (`generate_datum.py:382-386`, `assert
+/// args.retry < 1000`).
+pub const SHARED_SEED_STRIDE: u64 = 1000;
+
+/// Where a grid's instances come from (`[instances]`), carried by every
+/// generate job (absent from its key where it is the default, so the keys
+/// of grids without it did not change).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instances {
+    #[serde(default, skip_serializing_if = "Splits::is_disjoint")]
+    pub splits: Splits,
+}
+
+impl Instances {
+    pub fn is_default(&self) -> bool {
+        *self == Instances::default()
+    }
+}
+
 /// Limits for solving a generated instance optimally.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -181,6 +235,18 @@ pub struct SolveLimits {
     /// tried. None: every seed is tried (the authors' code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip_after_failed_seeds: Option<u32>,
+    /// Skip a slot, trying nothing, when the same seed's next easier slot
+    /// (`jobs::expand::difficulty_gate`) ended without an instance. On by
+    /// default; false tries every slot, as the authors' code does.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub skip_after_easier_failed: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn default_solve_time() -> f64 {
@@ -202,6 +268,7 @@ impl Default for SolveLimits {
             give_up_after: None,
             skip_predicted_over: None,
             skip_after_failed_seeds: None,
+            skip_after_easier_failed: true,
         }
     }
 }
@@ -553,6 +620,11 @@ pub struct Learning {
     pub steps: u64,
     #[serde(default = "default_train_instances")]
     pub train_instances: u32,
+    /// The bound a Gaussian model's N+clip plans clip at; absent: the
+    /// block's bound. The authors' planning clips at hLMcut whatever l the
+    /// model was trained with (`plan_all_nlm.sh:18`, `--l-test lmcut ninf`).
+    #[serde(default)]
+    pub clip: Option<Bound>,
 }
 
 fn default_steps() -> u64 {
@@ -574,6 +646,9 @@ pub struct Grid {
     pub seeds: IntList,
     #[serde(default, deserialize_with = "deserialize_domains")]
     pub domains: BTreeMap<String, DomainSpec>,
+    /// Where the instances come from: generators and how splits relate.
+    #[serde(default)]
+    pub instances: Instances,
     #[serde(default)]
     pub limits: Limits,
     pub baselines: Option<Baselines>,
@@ -666,6 +741,21 @@ impl Grid {
         }
         if let Some(l) = &self.limits.generate {
             check_solve_limits(l, "limits.generate")?;
+        }
+        if self.instances.splits == Splits::Shared {
+            let stride = SHARED_SEED_STRIDE;
+            let tries = |l: Option<SolveLimits>| l.or(self.limits.generate).unwrap_or_default().tries;
+            for (name, spec) in &self.domains {
+                for split in Split::ALL {
+                    if u64::from(tries(spec.split(split).limits)) >= stride {
+                        return Err(format!(
+                            "domains.{name}.{}.limits.tries: with instances.splits = \"shared\" a slot has fewer \
+                             than {stride} tries (try i of seed s is generator seed s * {stride} + i)",
+                            split.as_str()
+                        ));
+                    }
+                }
+            }
         }
         if let Some(l) = &self.limits.plan {
             let time_ok = l.time_s.0.is_none_or(|t| t.is_finite() && t > 0.0);

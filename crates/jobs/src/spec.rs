@@ -4,7 +4,7 @@ use planner::generate::Params;
 use serde::{Deserialize, Serialize};
 
 use crate::graphlearn::{Adjustment, BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams};
-use crate::grid::{Bound, Distribution, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
+use crate::grid::{Bound, Distribution, Instances, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
 use crate::likely::{Preset, Rule, SearchLimits};
 use crate::JobKey;
 
@@ -54,7 +54,15 @@ pub enum JobSpec {
     /// Generate an instance and solve it optimally (A*+LM-cut) within the
     /// limits; regenerate with derived seeds up to `limits.tries` times when
     /// it is unsolved in time or trivial (goal true at the start).
-    Generate { domain: String, split: Split, params: Params, seed: u64, limits: SolveLimits },
+    Generate {
+        domain: String,
+        split: Split,
+        params: Params,
+        seed: u64,
+        limits: SolveLimits,
+        #[serde(default, skip_serializing_if = "Instances::is_default")]
+        instances: Instances,
+    },
     /// Label every state on the input instance's optimal plan with h* and the
     /// classical heuristics and relaxed-plan features. Input: the generate job.
     Label { domain: String, split: Split },
@@ -344,9 +352,10 @@ impl Job {
     }
 }
 
-/// The generator seed of a generate job's `attempt`-th try (0-based): derived
-/// from the split too, so that a train and a test instance with the same
-/// parameters and seed number are different instances.
+/// The generator seed of a generate job's `attempt`-th try (0-based) in
+/// disjoint splits ([`crate::grid::Splits`]): derived from the split too, so
+/// that a train and a test instance with the same parameters and seed number
+/// are different instances.
 pub fn generator_seed(split: crate::grid::Split, seed: u64, attempt: u32) -> u64 {
     let k = JobKey::of(&("generator-seed", split, seed, attempt), &[]);
     u64::from_str_radix(&k.0[..16], 16).expect("hex digest")

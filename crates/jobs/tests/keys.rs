@@ -4,7 +4,7 @@
 //! cannot silently orphan every stored result. If one of these must change,
 //! add a migration that says how stored keys map to the new ones.
 
-use jobs::grid::{Bound, Distribution, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
+use jobs::grid::{Bound, Distribution, Instances, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
 use jobs::spec::PlanHeuristic;
 use jobs::{Job, JobKey, JobSpec, Resource};
 use planner::generate::Params;
@@ -21,6 +21,7 @@ fn generate_keys_are_pinned() {
         params: Params::Gripper { balls: 3 },
         seed: 1,
         limits: SolveLimits::default(),
+        instances: Instances::default(),
     };
     assert_eq!(
         serde_json::to_string(&spec).unwrap(),
@@ -39,7 +40,9 @@ fn generate_keys_are_pinned() {
             give_up_after: None,
             skip_predicted_over: None,
             skip_after_failed_seeds: None,
+            skip_after_easier_failed: true,
         },
+        instances: Instances::default(),
     };
     assert_eq!(key(visitall, &[]), "f5e796434d9548eec80fc809f42aedaa");
 }

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use jobs::grid::{PlanLimits, SolveLimits, Split};
+use jobs::grid::{Instances, PlanLimits, SolveLimits, Split};
 use planner::generate::Params;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -41,7 +41,16 @@ use crate::job::{failed, JobError};
 pub enum Task {
     /// One try of a generate job: generate with the try's derived seed and
     /// solve optimally (`kinds::generate`).
-    SolveTry { domain: String, split: Split, params: Params, seed: u64, attempt: u32, limits: SolveLimits },
+    SolveTry {
+        domain: String,
+        split: Split,
+        params: Params,
+        seed: u64,
+        attempt: u32,
+        #[serde(default)]
+        instances: Instances,
+        limits: SolveLimits,
+    },
     /// Label every state of an optimal plan (`kinds::label`).
     Label { domain_pddl: String, problem_pddl: String, plan: Vec<String> },
     /// Greedy planning with a classical heuristic (`kinds::plan`).
@@ -65,8 +74,8 @@ impl Task {
     pub fn run_here(self) -> Result<serde_json::Value, String> {
         use crate::kinds::{generate, plan};
         match self {
-            Task::SolveTry { domain, split, params, seed, attempt, limits } => {
-                json(generate::solve_try(&domain, split, &params, seed, attempt, &limits))
+            Task::SolveTry { domain, split, params, seed, attempt, instances, limits } => {
+                json(generate::solve_try(&domain, split, &params, seed, attempt, instances, &limits))
             }
             Task::Label { domain_pddl, problem_pddl, plan } => {
                 json(planner::label::label(&domain_pddl, &problem_pddl, &plan))

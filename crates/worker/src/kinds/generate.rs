@@ -2,7 +2,7 @@
 //! within the split's limits, regenerating with derived seeds when a try is
 //! trivial or unsolved.
 
-use jobs::grid::{SolveLimits, Split};
+use jobs::grid::{Instances, SolveLimits, Split};
 use planner::generate::{domain_pddl, generate, Params};
 use planner::heuristics;
 use planner::search::{astar, Limits, SearchStatus};
@@ -20,6 +20,7 @@ pub async fn run(
     params: Params,
     seed: u64,
     limits: SolveLimits,
+    instances: Instances,
 ) -> Result<bool, JobError> {
     // The extrapolation rule: the same seed's easier slots say how long
     // this one's solve will take; past the grid's bound it is not tried.
@@ -30,7 +31,7 @@ pub async fn run(
     } else if previous_seeds_failed(ctx, &limits).await? {
         Outcome::NoInstance { tries: vec![], end: SlotEnd::Seeds }
     } else {
-        generate_instance(ctx.isolation, &domain, split, &params, seed, &limits).await?
+        generate_instance(ctx.isolation, &domain, split, &params, seed, instances, &limits).await?
     };
     let generator = serde_json::to_value(params).map_err(failed)?;
     let mut tx = ctx.begin().await?;
@@ -141,18 +142,20 @@ pub async fn generate_instance(
     split: Split,
     params: &Params,
     seed: u64,
+    instances: Instances,
     limits: &SolveLimits,
 ) -> Result<Outcome, JobError> {
     let mut tries: Vec<Try> = vec![];
     for attempt in 0..limits.tries {
-        let task = Task::SolveTry { domain: domain.into(), split, params: *params, seed, attempt, limits: *limits };
+        let task =
+            Task::SolveTry { domain: domain.into(), split, params: *params, seed, attempt, instances, limits: *limits };
         // The search stops itself on its CPU clock; the kill on the wall
         // clock only catches a try that never looks (setup, grounding), with
         // room for a busy machine, where a CPU second takes longer.
         let bounds = Bounds::behind(Some(limits.memory_mib), Some(3.0 * limits.time_s));
         let started = std::time::Instant::now();
         let stopped = |outcome: &str| Try {
-            generator_seed: jobs::spec::generator_seed(split, seed, attempt),
+            generator_seed: instances.splits.generator_seed(split, seed, attempt),
             outcome: outcome.into(),
             // A killed child's CPU time is not ours to read: its wall time bounds it.
             cpu_s: started.elapsed().as_secs_f64(),
@@ -188,11 +191,12 @@ pub fn solve_try(
     params: &Params,
     seed: u64,
     attempt: u32,
+    instances: Instances,
     limits: &SolveLimits,
 ) -> Result<TryOutcome, String> {
     let domain_text = domain_pddl(domain).ok_or_else(|| format!("unknown domain {domain}"))?;
     let start = planner::search::thread_cpu_time().as_secs_f64();
-    let gseed = jobs::spec::generator_seed(split, seed, attempt);
+    let gseed = instances.splits.generator_seed(split, seed, attempt);
     let problem = generate(params, gseed)?;
     let task = planner::load_task_from_text(domain_text, "domain.pddl", &problem, "problem.pddl")
         .map_err(|e| e.to_string())?;
@@ -240,6 +244,7 @@ mod tests {
             give_up_after: None,
             skip_predicted_over: None,
             skip_after_failed_seeds: None,
+            skip_after_easier_failed: true,
         };
         let Outcome::NoInstance { tries, end: SlotEnd::Tries } = generate_instance(
             &Isolation::InProcess,
@@ -247,6 +252,7 @@ mod tests {
             Split::Test,
             &Params::Blocksworld { blocks: 14 },
             1,
+            Instances::default(),
             &limits,
         )
         .await
@@ -264,6 +270,7 @@ mod tests {
             Split::Test,
             &Params::Blocksworld { blocks: 14 },
             1,
+            Instances::default(),
             &give_up,
         )
         .await

@@ -40,8 +40,8 @@ pub async fn execute(
     let spec: JobSpec = serde_json::from_value(job.spec.clone()).map_err(|e| failed(format!("bad job spec: {e}")))?;
     let ctx = Ctx { pool, job, worker, isolation, pdb_threads, cancel };
     match spec {
-        JobSpec::Generate { domain, split, params, seed, limits } => {
-            generate::run(&ctx, domain, split, params, seed, limits).await
+        JobSpec::Generate { domain, split, params, seed, limits, instances } => {
+            generate::run(&ctx, domain, split, params, seed, limits, instances).await
         }
         JobSpec::Label { .. } => label::run(&ctx).await,
         JobSpec::Plan { domain, heuristic, limits } => plan::run(&ctx, domain, heuristic, limits).await,

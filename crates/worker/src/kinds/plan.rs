@@ -256,6 +256,7 @@ mod tests {
             give_up_after: None,
             skip_predicted_over: None,
             skip_after_failed_seeds: None,
+            skip_after_easier_failed: true,
         };
         let Outcome::Instance(inst) = generate_instance(
             &Isolation::InProcess,
@@ -263,6 +264,7 @@ mod tests {
             Split::Train,
             &Params::Gripper { balls: 3 },
             1,
+            Default::default(),
             &limits,
         )
         .await
