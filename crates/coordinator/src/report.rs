@@ -116,7 +116,8 @@ pub fn render(report: &Report, format: Format) -> String {
     }
 }
 
-fn csv_field(s: &str) -> String {
+/// A CSV field, quoted where it holds a comma, a quote or a newline.
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

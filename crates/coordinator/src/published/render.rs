@@ -1,0 +1,221 @@
+//! The comparison as Markdown, CSV or JSON.
+
+use std::fmt::Write as _;
+
+use schema::reports::{Cell, Table};
+
+use super::fixture::Config;
+use super::matching::{Compared, Comparison};
+use super::verdict::{Ours, Verdict, OUTSIDE};
+use crate::report::{csv_field, Format};
+
+pub(crate) fn num(v: f64) -> String {
+    Cell::Num(Some(v)).text()
+}
+
+/// Ours as "mean ± std" (over our seeds), or "—" for none.
+pub(crate) fn ours_text(o: &Option<Ours>) -> String {
+    match o {
+        None => "—".into(),
+        Some(Ours { mean, std: Some(s), .. }) => format!("{} ± {}", num(*mean), num(*s)),
+        Some(Ours { mean, .. }) => num(*mean),
+    }
+}
+
+/// The z column: z, or why there is none where both sides have a value.
+pub(crate) fn z_text(z: Option<f64>, their_std: Option<f64>, verdict: Verdict) -> String {
+    match (z, their_std, verdict) {
+        (_, _, Verdict::NoResult | Verdict::OursOnly) => String::new(),
+        (Some(z), _, _) => format!("{z:+.2}"),
+        (None, Some(_), _) => "std 0".into(),
+        (None, None, _) => "no std".into(),
+    }
+}
+
+/// The marker column of Markdown.
+pub(crate) fn mark(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Within => "",
+        Verdict::Outside => OUTSIDE,
+        Verdict::NoResult => "no result",
+        Verdict::OursOnly => "ours only",
+    }
+}
+
+/// The verdict as CSV and JSON name it (`within`, `no_result`, ...).
+pub(crate) fn verdict_name(v: Verdict) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+}
+
+/// An optional number in full precision (CSV), or nothing.
+pub(crate) fn opt(v: Option<f64>) -> String {
+    v.map(|x| format!("{x}")).unwrap_or_default()
+}
+
+/// A CSV table: the header, then one line per row.
+pub(crate) fn csv_table(cols: &[&str], rows: &[Vec<String>]) -> String {
+    let mut s = cols.join(",") + "\n";
+    for r in rows {
+        s += &(r.iter().map(|x| csv_field(x)).collect::<Vec<_>>().join(",") + "\n");
+    }
+    s
+}
+
+/// A Markdown table.
+pub(crate) fn md_table(cols: &[&str], rows: &[Vec<String>]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "| {} |\n|{}", cols.join(" | "), "---|".repeat(cols.len()));
+    for r in rows {
+        let _ = writeln!(s, "| {} |", r.join(" | "));
+    }
+    s
+}
+
+/// Refuses the formats a comparison is not printed in.
+pub(crate) fn refuse(format: Format) -> String {
+    format!("--against prints md, csv or json, not {}", format.as_str())
+}
+
+fn config_fields(c: &Config, planning: bool) -> Vec<String> {
+    let o = |v: &Option<String>| v.clone().unwrap_or_default();
+    let mut f = vec![c.domain.clone(), o(&c.model), o(&c.distribution), o(&c.sigma), o(&c.residual), o(&c.bound)];
+    if planning {
+        f.push(o(&c.estimate));
+    }
+    f
+}
+
+/// The comparison as Markdown (with its summary line), CSV or JSON.
+pub fn render(c: &Comparison, format: Format) -> Result<String, String> {
+    let planning = c.table == Table::Planning;
+    let mut cols = vec!["table", "domain", "model", "distribution", "sigma", "residual", "bound"];
+    if planning {
+        cols.push("estimate");
+    }
+    let seeds = |r: &Compared| r.ours.as_ref().and_then(|o| o.seeds).map(|n| n.to_string()).unwrap_or_default();
+    match format {
+        Format::Json => serde_json::to_string_pretty(c).map(|s| s + "\n").map_err(|e| e.to_string()),
+        Format::Csv => {
+            cols.extend([
+                "metric",
+                "ours_mean",
+                "ours_std",
+                "seeds",
+                "theirs",
+                "theirs_mean",
+                "theirs_std",
+                "z",
+                "verdict",
+                "note",
+            ]);
+            let rows: Vec<Vec<String>> = c
+                .rows
+                .iter()
+                .map(|r| {
+                    let mut f = vec![r.table.clone()];
+                    f.extend(config_fields(&r.config, planning));
+                    f.extend([
+                        r.metric.clone(),
+                        opt(r.ours.as_ref().map(|o| o.mean)),
+                        opt(r.ours.as_ref().and_then(|o| o.std)),
+                        seeds(r),
+                        r.theirs.text.clone(),
+                        format!("{}", r.theirs.mean),
+                        opt(r.theirs.std),
+                        opt(r.z),
+                        verdict_name(r.verdict),
+                        r.note.clone().unwrap_or_default(),
+                    ]);
+                    f
+                })
+                .collect();
+            Ok(csv_table(&cols, &rows))
+        }
+        Format::Md => {
+            let mut s = String::new();
+            let _ = writeln!(
+                s,
+                "Against {} ({}), {}: ours is mean ± std over our seeds (n), theirs as printed; z = (ours - theirs) / their std; {OUTSIDE} = ours outside their mean ± 2 std.\n",
+                c.against,
+                c.paper,
+                c.table.as_str()
+            );
+            cols.extend(["metric", "ours", "n", "theirs", "z", ""]);
+            let rows: Vec<Vec<String>> = c
+                .rows
+                .iter()
+                .map(|r| {
+                    let mut f = vec![r.table.clone()];
+                    f.extend(config_fields(&r.config, planning));
+                    f.extend([
+                        r.metric.clone(),
+                        ours_text(&r.ours),
+                        seeds(r),
+                        r.theirs.text.clone(),
+                        z_text(r.z, r.theirs.std, r.verdict),
+                        mark(r.verdict).to_string(),
+                    ]);
+                    f
+                })
+                .collect();
+            s += &md_table(&cols, &rows);
+            let _ = writeln!(s, "\n{}", c.summary.line());
+            Ok(s)
+        }
+        Format::Latex | Format::Svg => Err(refuse(format)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testdata::*;
+    use super::*;
+    use crate::published::compare;
+    use schema::reports::Filter;
+
+    #[test]
+    fn rendering_shows_ours_theirs_z_and_the_marker() {
+        let f = Filter { domain: Some("gripper".into()), ..Filter::default() };
+        let c = compare(&ijcai24(), &accuracy(), &f, Some("4")).unwrap();
+        let md = render(&c, Format::Md).unwrap();
+        assert!(md.contains("| table | domain | model | distribution | sigma | residual | bound | metric | ours | n | theirs | z |  |"), "{md}");
+        assert!(
+            md.contains(
+                "| 4 | gripper | nlm | gaussian | learn | ff | lmcut | mse | 5.000 ± 0.500 | 3 | 3.65±.9 | +1.50 |  |"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("| 4 | gripper | nlm | truncated | learn | ff | lmcut | mse | 1.000 ± 0.500 | 3 | 3.70±.9 | -3.00 | ✗ |"), "{md}");
+        assert!(md.contains("| 4 | gripper |  |  |  |  |  | ff_mse | 9.930 |  | 9.93 | no std |  |"), "{md}");
+        assert!(
+            md.contains(
+                "| 4 | gripper | nlm | gaussian | learn | none | lmcut | mse | — |  | 68.12±16.0 |  | no result |"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.trim_end().ends_with("3 of 5 cells within 2 std; 9 published cells without a result of ours"),
+            "{md}"
+        );
+        let csv = render(&c, Format::Csv).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "table,domain,model,distribution,sigma,residual,bound,metric,ours_mean,ours_std,seeds,theirs,theirs_mean,theirs_std,z,verdict,note"
+        );
+        let tn = csv.lines().find(|l| l.starts_with("4,gripper,nlm,truncated,learn,ff,lmcut,mse,")).unwrap();
+        assert!(tn.starts_with("4,gripper,nlm,truncated,learn,ff,lmcut,mse,1,0.5,3,3.70±.9,3.7,0.9,"), "{tn}");
+        assert!(tn.ends_with(",outside,"), "{tn}");
+        assert_eq!(csv.lines().count(), 1 + c.rows.len());
+        let json: serde_json::Value = serde_json::from_str(&render(&c, Format::Json).unwrap()).unwrap();
+        assert_eq!(json["summary"]["within"], 3);
+        assert_eq!(json["rows"][0]["domain"], "gripper");
+        assert_eq!(json["rows"][0]["metric"], "ff_mse", "baselines first, as the table lists them");
+        assert_eq!(json["rows"][0]["theirs"]["mean"], 9.93);
+        assert_eq!(json["rows"][2]["theirs"]["text"], "3.65±.9");
+        assert!(render(&c, Format::Latex).is_err());
+        // Planning has the estimate column.
+        let p = compare(&ijcai24(), &planning(), &Filter::default(), Some("5")).unwrap();
+        assert!(render(&p, Format::Md).unwrap().contains("| bound | estimate | metric |"));
+    }
+}

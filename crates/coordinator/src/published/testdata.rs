@@ -1,0 +1,133 @@
+//! Reports of ours to compare in tests, as `schema::reports::table` returns them.
+
+use schema::reports::{Cell, Report, Table};
+
+use super::*;
+
+pub(super) fn text(s: &str) -> Cell {
+    Cell::Text(Some(s.to_string()))
+}
+
+pub(super) const NONE: Cell = Cell::Text(None);
+
+/// Two configurations of gripper NLM (learn/hFF, l = hLMcut) over 3 seeds,
+/// as `schema::reports::table` returns them.
+pub(super) fn accuracy() -> Report {
+    let columns = [
+        "domain",
+        "model",
+        "distribution",
+        "sigma",
+        "residual",
+        "bound",
+        "seeds",
+        "test_states",
+        "mse_mean",
+        "mse_std",
+        "mse_clip_mean",
+        "mse_clip_std",
+        "nll_mean",
+        "nll_std",
+        "ff_mse",
+        "lmcut_mse",
+    ];
+    let row = |dist: &str, mse: f64, clip: f64| {
+        vec![
+            text("gripper"),
+            text("nlm"),
+            text(dist),
+            text("learn"),
+            text("ff"),
+            text("lmcut"),
+            Cell::Int(3),
+            Cell::Int(40),
+            Cell::Num(Some(mse)),
+            Cell::Num(Some(0.5)),
+            Cell::Num(Some(clip)),
+            Cell::Num(Some(0.4)),
+            Cell::Num(Some(2.0)),
+            Cell::Num(Some(0.1)),
+            Cell::Num(Some(9.93)),
+            Cell::Num(Some(20.0)),
+        ]
+    };
+    Report {
+        table: Table::Accuracy,
+        columns: columns.iter().map(|c| c.to_string()).collect(),
+        // Gaussian mse 5.0 (theirs 3.65±.9: z = +1.5), +clip 3.0 (3.65±.7: z = -0.93);
+        // TN mse 1.0 (theirs 3.70±.9: z = -3.0, outside).
+        rows: vec![row("gaussian", 5.0, 3.0), row("truncated", 1.0, 1.0)],
+    }
+}
+
+pub(super) fn planning() -> Report {
+    let columns = [
+        "domain",
+        "model",
+        "distribution",
+        "sigma",
+        "residual",
+        "bound",
+        "estimate",
+        "seeds",
+        "instances",
+        "solved_mean",
+        "solved_std",
+        "evaluations_mean",
+        "evaluations_std",
+    ];
+    let row = |dist: Option<&str>, bound: Option<&str>, est: &str, solved: f64, evals: f64| {
+        let t = |v: Option<&str>| v.map(text).unwrap_or(NONE);
+        let learned = dist.is_some();
+        vec![
+            text("gripper"),
+            t(learned.then_some("nlm")),
+            t(dist),
+            t(learned.then_some("learn")),
+            t(learned.then_some("ff")),
+            t(bound),
+            text(est),
+            Cell::Int(if learned { 3 } else { 1 }),
+            Cell::Int(100),
+            Cell::Num(Some(solved)),
+            Cell::Num(Some(if learned { 0.01 } else { 0.0 })),
+            Cell::Num(Some(evals)),
+            Cell::Num(Some(if learned { 100.0 } else { 0.0 })),
+        ]
+    };
+    Report {
+        table: Table::Planning,
+        columns: columns.iter().map(|c| c.to_string()).collect(),
+        rows: vec![
+            // N plans without a bound: it must match the paper's N (l = hLMcut) cell.
+            row(Some("gaussian"), None, "N", 1.0, 1700.0),
+            row(Some("gaussian"), Some("lmcut"), "N+clip", 0.99, 1643.0),
+            row(Some("truncated"), Some("lmcut"), "TN", 1.0, 3000.0),
+            row(None, None, "ff", 0.96, 3918.0),
+        ],
+    }
+}
+
+pub(super) fn ijcai24() -> Published {
+    load("ijcai24").expect("the built-in fixture parses")
+}
+
+pub(super) fn cell<'c>(
+    c: &'c Comparison,
+    table: &str,
+    dist: Option<&str>,
+    est: Option<&str>,
+    metric: &str,
+) -> &'c Compared {
+    c.rows
+        .iter()
+        .find(|r| {
+            r.table == table
+                && r.config.domain == "gripper"
+                && r.config.distribution.as_deref() == dist
+                && r.config.estimate.as_deref() == est
+                && r.metric == metric
+                && r.verdict != Verdict::NoResult
+        })
+        .unwrap_or_else(|| panic!("no compared cell {table} {dist:?} {est:?} {metric}"))
+}
