@@ -27,9 +27,13 @@
 
 mod blocksworld;
 mod ferry;
+mod generator;
 mod gripper;
+mod pddl_generators;
 mod visitall;
 mod zenotravel;
+
+pub use generator::{domain_pddl_like, generate_with, Generator};
 
 use std::fmt;
 
