@@ -44,6 +44,8 @@
 
 mod blind;
 mod lmcut;
+mod pyperplan_ff;
+mod pyperplan_lmcut;
 mod queue;
 mod relaxed;
 mod relaxed_exploration;
@@ -51,6 +53,8 @@ mod unchecked;
 
 pub use blind::{Blind, GoalCount, BLIND, GOALCOUNT};
 pub use lmcut::{LmCut, LMCUT};
+pub use pyperplan_ff::{FfPyperplan, FF_PYPERPLAN};
+pub use pyperplan_lmcut::{LmCutPyperplan, LMCUT_PYPERPLAN};
 pub use relaxed::RelaxedTask;
 pub use relaxed_exploration::{Additive, FeatureValues, Ff, HMax, RelaxedPlanFeatures, FF, HADD, HMAX};
 
@@ -186,9 +190,40 @@ const NAME_ARRAY: [&str; ALL.len()] = {
 /// The classical heuristics' names, in [`ALL`]'s order.
 pub const NAMES: &[&str] = &NAME_ARRAY;
 
-/// A classical heuristic's descriptor by name.
+/// The authors' planning-time heuristics (IBM/pddlsl computes l, the
+/// residual and the linear model's features during search with pyperplan's
+/// hFF and LM-cut, `experiments/plan.py:34-49`), registered beside ours under
+/// their own names. They are not in [`ALL`]: labels, like the authors'
+/// training data, carry Fast Downward's definitions, so these are looked up
+/// by name ([`info`], [`by_name`]) for planning and baselines but are not
+/// labelled, and the learner roles ([`LowerBound`], [`ResidualBase`]) do not
+/// accept them (a model trained on `lmcut` plans with `lmcut-pyperplan`
+/// through [`pyperplan_counterpart`]).
+pub static PYPERPLAN: &[&HeuristicInfo] = &[&pyperplan_ff::FF_PYPERPLAN, &pyperplan_lmcut::LMCUT_PYPERPLAN];
+
+/// Every registered heuristic: [`ALL`], then [`PYPERPLAN`].
+pub fn registered() -> impl Iterator<Item = &'static HeuristicInfo> {
+    ALL.iter().chain(PYPERPLAN).copied()
+}
+
+/// A registered heuristic's descriptor by name ([`ALL`] or [`PYPERPLAN`]).
 pub fn info(name: &str) -> Option<&'static HeuristicInfo> {
+    registered().find(|h| h.name == name)
+}
+
+/// A labelled heuristic's descriptor by name ([`ALL`] only).
+fn labelled_info(name: &str) -> Option<&'static HeuristicInfo> {
     ALL.iter().copied().find(|h| h.name == name)
+}
+
+/// The pyperplan version of a heuristic of ours, as the authors' planning
+/// computes it: `ff` -> `ff-pyperplan`, `lmcut` -> `lmcut-pyperplan`.
+pub fn pyperplan_counterpart(name: &str) -> Option<&'static HeuristicInfo> {
+    match name {
+        "ff" => Some(&pyperplan_ff::FF_PYPERPLAN),
+        "lmcut" => Some(&pyperplan_lmcut::LMCUT_PYPERPLAN),
+        _ => None,
+    }
 }
 
 /// The classical heuristics' names, in [`ALL`]'s order.
@@ -226,7 +261,7 @@ macro_rules! role {
             /// why not and lists the names that are accepted.
             pub fn new(name: &str) -> Result<$ty, String> {
                 let accepted = || $names().join(", ");
-                match info(name) {
+                match labelled_info(name) {
                     Some(h) if h.$allowed() => Ok($ty(h)),
                     Some(_) => Err(format!($refusal, name, accepted())),
                     None => Err(format!("unknown heuristic `{name}`; expected one of {}", accepted())),
@@ -341,9 +376,9 @@ mod tests {
         )
         .unwrap();
         let mut seen = std::collections::HashSet::new();
-        for h in ALL {
+        for h in registered() {
             assert!(seen.insert(h.name), "{} registered twice", h.name);
-            assert!(std::ptr::eq(info(h.name).unwrap(), *h));
+            assert!(std::ptr::eq(info(h.name).unwrap(), h));
             assert_eq!((h.build)(&task).name(), h.name);
             assert_eq!(by_name(h.name, &task).unwrap().evaluate(&crate::state::initial_state(&task)), 1.0);
         }
@@ -354,6 +389,12 @@ mod tests {
         assert_eq!(bound_names(), admissible);
         assert_eq!(residual_names(), NAMES);
         assert!(info("fancy").is_none() && by_name("fancy", &task).is_none());
+        let pyperplan: Vec<_> = PYPERPLAN.iter().map(|h| h.name).collect();
+        assert_eq!(pyperplan, ["ff-pyperplan", "lmcut-pyperplan"]);
+        assert_eq!(registered().count(), ALL.len() + PYPERPLAN.len());
+        assert_eq!(pyperplan_counterpart("ff").map(|h| h.name), Some("ff-pyperplan"));
+        assert_eq!(pyperplan_counterpart("lmcut").map(|h| h.name), Some("lmcut-pyperplan"));
+        assert!(pyperplan_counterpart("hmax").is_none());
         // `none` means "no residual" in grids and job specs.
         assert!(info("none").is_none(), "no heuristic may be called `none`");
     }
@@ -378,6 +419,12 @@ mod tests {
         assert!(ResidualBase::new("none").unwrap_err().starts_with("unknown heuristic `none`; expected one of blind,"));
         assert_eq!(LowerBound::new("lmcut").unwrap(), lmcut);
         assert!(LowerBound::new("blind").unwrap() < lmcut, "ordered by name");
+        // Labels carry no pyperplan values, so no role takes them.
+        assert_eq!(
+            LowerBound::new("lmcut-pyperplan").unwrap_err(),
+            "unknown heuristic `lmcut-pyperplan`; expected one of blind, hmax, lmcut"
+        );
+        assert!(ResidualBase::new("ff-pyperplan").is_err());
     }
 
     #[test]
