@@ -9,6 +9,7 @@
 use planner::Task;
 use tch::{Device, Tensor};
 
+use crate::models::HgnBlocks;
 use crate::LearnError;
 
 pub const NODE_FEATURES: usize = 2;
@@ -87,7 +88,7 @@ pub struct HypergraphBatch {
 }
 
 impl HypergraphBatch {
-    pub fn new(items: &[(&HypergraphInstance, &[u32])], device: Device) -> HypergraphBatch {
+    pub fn new(items: &[(&HypergraphInstance, &[u32])], blocks: HgnBlocks, device: Device) -> HypergraphBatch {
         let total_nodes: usize = items.iter().map(|(g, _)| g.num_nodes).sum();
         let (max_pre, max_add) = items.first().map(|(g, _)| (g.max_pre, g.max_add)).unwrap_or((1, 1));
         let mut nodes = vec![0f32; total_nodes * NODE_FEATURES];
@@ -109,7 +110,11 @@ impl HypergraphBatch {
             edges.extend_from_slice(&g.edge_features);
             node_graph.extend(std::iter::repeat_n(k as i64, g.num_nodes));
             edge_graph.extend(std::iter::repeat_n(k as i64, g.num_edges()));
-            globals.extend([(g.num_nodes as f32).ln_1p(), (g.num_edges() as f32).ln_1p()]);
+            let counts = [g.num_nodes as f32, g.num_edges() as f32];
+            globals.extend(match blocks {
+                HgnBlocks::StripsHgn => counts,
+                HgnBlocks::Relu => counts.map(f32::ln_1p),
+            });
             node_counts.push(g.num_nodes.max(1) as f32);
             edge_counts.push(g.num_edges().max(1) as f32);
             offset += g.num_nodes;
@@ -131,5 +136,34 @@ impl HypergraphBatch {
             node_counts: Tensor::from_slice(&node_counts).reshape([b, 1]).to(device),
             edge_counts: Tensor::from_slice(&edge_counts).reshape([b, 1]).to(device),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The authors' HGN reads the raw numbers of nodes and hyperedges; the
+    /// farm's first HGN read them log-scaled, and still does.
+    #[test]
+    fn global_inputs_follow_the_blocks() {
+        let g = HypergraphInstance {
+            num_nodes: 3,
+            goal: vec![2],
+            senders: vec![0, u32::MAX, 1, 2],
+            receivers: vec![1, 2],
+            edge_features: vec![1.0, 1.0, 1.0, 1.0, 2.0, 1.0],
+            max_pre: 2,
+            max_add: 1,
+        };
+        let globals = |blocks| {
+            let b = HypergraphBatch::new(&[(&g, &[0][..])], blocks, Device::Cpu);
+            Vec::<f32>::try_from(b.globals.flatten(0, -1)).unwrap()
+        };
+        assert_eq!(globals(HgnBlocks::StripsHgn), vec![3.0, 2.0]);
+        assert_eq!(globals(HgnBlocks::Relu), vec![4f32.ln(), 3f32.ln()]);
+        let b = HypergraphBatch::new(&[(&g, &[0][..])], HgnBlocks::StripsHgn, Device::Cpu);
+        // The padding slot points at the zero row after the last node.
+        assert_eq!(Vec::<i64>::try_from(b.senders.flatten(0, -1)).unwrap(), vec![0, 3, 1, 2]);
     }
 }

@@ -96,11 +96,12 @@ impl Encoder<'_> {
                     .collect::<Vec<_>>(),
                 device,
             )),
-            Shape::Hgn { .. } => Batch::Hypergraph(HypergraphBatch::new(
+            Shape::Hgn { blocks, .. } => Batch::Hypergraph(HypergraphBatch::new(
                 &items
                     .iter()
                     .map(|(i, s)| (i.hypergraph.as_ref().expect("prepared for the HGN"), s.facts.as_slice()))
                     .collect::<Vec<_>>(),
+                *blocks,
                 device,
             )),
         }

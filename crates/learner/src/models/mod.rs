@@ -3,6 +3,7 @@
 //! distributions.
 
 mod hgn;
+mod hgn_relu;
 mod linear;
 mod nlm;
 pub mod stacked;
@@ -15,6 +16,7 @@ use crate::encode::{Batch, Vocabulary};
 use crate::LearnError;
 
 pub use hgn::Hgn;
+pub use hgn_relu::ReluHgn;
 pub use linear::Linear;
 pub use nlm::Nlm;
 
@@ -25,20 +27,52 @@ pub enum Shape {
     Linear {
         features: usize,
     },
-    /// Breadth 3, depth 5, 8 predicates per arity per layer, sigmoid layers
-    /// without hidden units (appendix C.1).
+    /// Breadth 3, depth 5, `hidden` predicates per arity per layer (the
+    /// code trains 16, [`NLM_HIDDEN`]; stored models may have 8, the
+    /// paper's text), sigmoid layers without hidden units (appendix C.1).
     Nlm {
         vocabulary: Vocabulary,
         depth: usize,
         hidden: usize,
     },
-    /// Hidden size 32, 4 recursion steps (appendix C.1).
+    /// Hidden size 32, 4 recursion steps (appendix C.1; `train_all.sh:88`).
     Hgn {
         hidden: usize,
         steps: usize,
         max_preconditions: usize,
         max_add_effects: usize,
+        /// Absent in models stored before the authors' blocks: those read
+        /// back as [`HgnBlocks::Relu`], and that is not written out, so
+        /// their stored configuration is unchanged byte for byte.
+        #[serde(default, skip_serializing_if = "HgnBlocks::is_relu")]
+        blocks: HgnBlocks,
     },
+}
+
+/// Predicates per arity per NLM layer: 16, as the authors' code trains it
+/// (IBM/pddlsl `experiments/train_all.sh:21`, `--hidden-features 16`; every
+/// NLM row of `results_training2.ods` has `hidden_features` 16). The paper's
+/// appendix C.1 says 8, which is also `model_wrapper.py:61`'s default.
+pub const NLM_HIDDEN: usize = 16;
+
+/// Which STRIPS-HGN a shape builds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HgnBlocks {
+    /// The farm's first HGN ([`ReluHgn`]): one Linear + ReLU per block, a
+    /// linear decoder, mean aggregation, log-scaled global inputs. Only for
+    /// models stored before `StripsHgn`.
+    #[default]
+    Relu,
+    /// The authors' STRIPS-HGN ([`Hgn`]): two-layer LeakyReLU MLPs, sums,
+    /// raw global inputs.
+    StripsHgn,
+}
+
+impl HgnBlocks {
+    pub fn is_relu(&self) -> bool {
+        *self == HgnBlocks::Relu
+    }
 }
 
 impl Shape {
@@ -56,6 +90,7 @@ pub enum Network {
     Linear(Linear),
     Nlm(Nlm),
     Hgn(Box<Hgn>),
+    ReluHgn(Box<ReluHgn>),
 }
 
 impl Network {
@@ -67,19 +102,15 @@ impl Network {
             Shape::Nlm { vocabulary, depth, hidden } => {
                 Network::Nlm(Nlm::new(path, &vocabulary.features(), *depth, *hidden as i64, outputs, seeds))
             }
-            Shape::Hgn { hidden, steps, max_preconditions, max_add_effects } => {
+            Shape::Hgn { hidden, steps, max_preconditions, max_add_effects, blocks } => {
                 let [seed] = seeds else {
                     return Err(LearnError::Input("the HGN trains one run at a time, not a stacked group".into()));
                 };
-                Network::Hgn(Box::new(Hgn::new(
-                    path,
-                    *hidden as i64,
-                    *steps,
-                    *max_preconditions as i64,
-                    *max_add_effects as i64,
-                    outputs,
-                    *seed,
-                )))
+                let (h, p, a) = (*hidden as i64, *max_preconditions as i64, *max_add_effects as i64);
+                match blocks {
+                    HgnBlocks::StripsHgn => Network::Hgn(Box::new(Hgn::new(path, h, *steps, p, a, outputs, *seed))),
+                    HgnBlocks::Relu => Network::ReluHgn(Box::new(ReluHgn::new(path, h, *steps, p, a, outputs, *seed))),
+                }
             }
         })
     }
@@ -90,7 +121,13 @@ impl Network {
             Network::Linear(m) => m.dense(),
             Network::Nlm(m) => m.dense(),
             Network::Hgn(m) => m.dense(),
+            Network::ReluHgn(m) => m.dense(),
         }
+    }
+
+    /// Parameters of one run (what torch's `numel` sums over a run's model).
+    pub fn parameters_per_run(&self) -> i64 {
+        self.dense().iter().map(|d| (d.weight.numel() + d.bias.numel()) as i64 / d.runs()).sum()
     }
 
     /// Run `r`'s variables as stored (nn::Linear's layout), sorted by name.
@@ -113,7 +150,55 @@ impl Network {
             (Network::Linear(m), Batch::Features(x)) => Ok(m.forward(x)),
             (Network::Nlm(m), Batch::Relational(b)) => Ok(m.forward(b)),
             (Network::Hgn(m), Batch::Hypergraph(b)) => Ok(m.forward(b)),
+            (Network::ReluHgn(m), Batch::Hypergraph(b)) => Ok(m.forward(b)),
             _ => Err(LearnError::Internal("batch does not match the network".into())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// HGN shapes stored before the authors' blocks read back as the first
+    /// HGN and are written back unchanged; new shapes name their blocks.
+    #[test]
+    fn stored_hgn_shapes_keep_their_blocks() {
+        let old = r#"{"model":"hgn","hidden":32,"steps":4,"max_preconditions":7,"max_add_effects":3}"#;
+        let shape: Shape = serde_json::from_str(old).unwrap();
+        assert!(matches!(shape, Shape::Hgn { blocks: HgnBlocks::Relu, .. }), "{shape:?}");
+        assert_eq!(serde_json::to_string(&shape).unwrap(), old);
+
+        let new =
+            Shape::Hgn { hidden: 32, steps: 4, max_preconditions: 7, max_add_effects: 3, blocks: HgnBlocks::StripsHgn };
+        let json = serde_json::to_string(&new).unwrap();
+        assert_eq!(json, old.replace('}', r#","blocks":"strips_hgn"}"#));
+        assert_eq!(serde_json::from_str::<Shape>(&json).unwrap(), new);
+        let bad = old.replace('}', r#","blocks":"gcn"}"#);
+        assert!(serde_json::from_str::<Shape>(&bad).is_err());
+    }
+
+    /// The two HGNs have their own variables: stored weights of one never
+    /// load into the other.
+    #[test]
+    fn hgn_blocks_build_different_networks() {
+        let build = |blocks| {
+            let vs = nn::VarStore::new(tch::Device::Cpu);
+            let shape = Shape::Hgn { hidden: 32, steps: 4, max_preconditions: 7, max_add_effects: 3, blocks };
+            let net = Network::new(&vs.root(), &shape, 2, &[1]).unwrap();
+            (net.parameters_per_run(), net.export(0), vs)
+        };
+        let (ours, named, _a) = build(HgnBlocks::StripsHgn);
+        let (first, _, _b) = build(HgnBlocks::Relu);
+        // strips_hgn at 8e53645 with model_wrapper.py's sizes (checked against
+        // the authors' module by tests/pddlsl_networks.rs).
+        assert_eq!(ours, 38_626);
+        assert_ne!(first, ours);
+        let vs = nn::VarStore::new(tch::Device::Cpu);
+        let shape =
+            Shape::Hgn { hidden: 32, steps: 4, max_preconditions: 7, max_add_effects: 3, blocks: HgnBlocks::Relu };
+        let relu = Network::new(&vs.root(), &shape, 2, &[1]).unwrap();
+        let e = relu.import(0, &named, "").unwrap_err().to_string();
+        assert!(e.contains("stored weights lack"), "{e}");
     }
 }

@@ -1,6 +1,9 @@
-//! Neural Logic Machine (Dong et al. 2019), as the paper configures it:
-//! breadth 3, depth 5, 8 predicates per arity per layer, each layer's
-//! per-arity MLP a single sigmoid layer. A layer computes arity r from the
+//! Neural Logic Machine (Dong et al. 2019), as the authors' code configures
+//! it (IBM/pddlsl `nlm_carlos_v2.py`, `model_wrapper.py:56-154`): breadth 3,
+//! depth 5, `hidden` predicates per arity per layer (16 in the code,
+//! [`super::NLM_HIDDEN`]), each layer's per-arity MLP a single sigmoid layer
+//! (`--mlp-hidden-features 0`), no residual connections, no batch norm,
+//! `exclude_self` False. A layer computes arity r from the
 //! expansion of arity r-1, arity r itself, and the min (forall) and max
 //! (exists) reductions of arity r+1, over every permutation of the r object
 //! axes. Arities that cannot reach the nullary output are pruned as the
