@@ -402,6 +402,29 @@ limits = {{ skip_after_easier_failed = false }}
             let json = serde_json::to_string(&train[0].3.spec).unwrap();
             assert_eq!(json.contains("instances"), shared, "{json}");
         }
+        // The authors' generators: the same problem text in both splits, and
+        // a domain they do not make is refused at its key.
+        let theirs = text("shared").replace("[instances]\n", "[instances]\ngenerator = \"pddl-generators\"\n");
+        let e = expand(&Grid::parse(&theirs, "splits.toml").unwrap());
+        let texts: Vec<(Split, String)> = e
+            .jobs
+            .iter()
+            .filter_map(|j| match &j.spec {
+                JobSpec::Generate { split, params, seed, instances, .. } if *seed == 2 && *split != Split::Test => {
+                    assert_eq!(instances.generator, planner::generate::Generator::PddlGenerators);
+                    let g = instances.splits.generator_seed(*split, *seed, 0);
+                    Some((*split, planner::generate::generate_with(params, g, instances.generator).unwrap()))
+                }
+                _ => None,
+            })
+            .collect();
+        let (train, validation): (Vec<_>, Vec<_>) = texts.iter().partition(|(s, _)| *s == Split::Train);
+        assert_eq!(train.iter().map(|t| &t.1).collect::<Vec<_>>(), validation.iter().map(|t| &t.1).collect::<Vec<_>>());
+        let zeno = "name = \"z\"\n[instances]\ngenerator = \"pddl-generators\"\n[domains.zenotravel.train]\nseeds = 1\ncities = 2\nplanes = 1\npersons = 1\n[domains.zenotravel.validation]\nseeds = 1\ncities = 2\nplanes = 1\npersons = 1\n[domains.zenotravel.test]\nseeds = 1\ncities = 2\nplanes = 1\npersons = 1\n";
+        let e = Grid::parse(zeno, "z.toml").unwrap_err().to_string();
+        assert!(e.contains("instances.generator: pddl-generators does not make zenotravel problems"), "{e}");
+        let e = Grid::parse(&theirs.replace("pddl-generators", "ipc"), "g.toml").unwrap_err().to_string();
+        assert!(e.contains("instances.generator") && e.contains("pddl-generators"), "{e}");
         let many = text("shared").replace("balls = [6]\n", "balls = [6]\nlimits = { tries = 1000 }\n");
         let many = many.replace("limits = { skip_after_easier_failed = false }\n", "");
         let e = Grid::parse(&many, "splits.toml").unwrap_err().to_string();

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use planner::generate::{self as generators, DomainInfo, Kind, Param, ParamValues, Params, Value};
+use planner::generate::{self as generators, DomainInfo, Generator, Kind, Param, ParamValues, Params, Value};
 use planner::heuristics::ResidualBase;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -189,6 +189,10 @@ pub const SHARED_SEED_STRIDE: u64 = 1000;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Instances {
+    /// Which generators write the problems: hfarm's (the default) or
+    /// `"pddl-generators"`, the authors' (the same text for the same seed).
+    #[serde(default, skip_serializing_if = "Generator::is_default")]
+    pub generator: Generator,
     #[serde(default, skip_serializing_if = "Splits::is_disjoint")]
     pub splits: Splits,
 }
@@ -741,6 +745,10 @@ impl Grid {
         }
         if let Some(l) = &self.limits.generate {
             check_solve_limits(l, "limits.generate")?;
+        }
+        let generator = self.instances.generator;
+        if let Some(name) = self.domains.keys().find(|d| !generator.supports(d)) {
+            return Err(format!("instances.generator: {generator} does not make {name} problems"));
         }
         if self.instances.splits == Splits::Shared {
             let stride = SHARED_SEED_STRIDE;

@@ -161,10 +161,21 @@ fn the_papers_grid_has_the_papers_size() {
     // Evaluations, one per (training, bound): 8 + 16 + 4 (the shared Gaussian under hmax and blind) + 2.
     assert_eq!(c[&JobKind::Evaluate], 4 * 5 * (8 + 16 + 4 + 2));
     // Plans: 100 test instances per domain x (2 baselines + per seed one per training and one more,
-    // N+clip, per Gaussian: NLM main 8 + 4, HGN and linear 16 + 8, l in {hmax, blind} 2 TN + 2 N+clip,
-    // residual lmcut 2 + 1 = 43). 4 x 100 x (2 + 5 x 43) = 86,800.
-    assert_eq!(c[&JobKind::Plan], 4 * 100 * (2 + 5 * (12 + 24 + 4 + 3)));
-    assert_eq!(e.jobs.len(), 93_048);
+    // N+clip, per Gaussian: NLM main 8 + 4, HGN and linear 16 + 8, l in {hmax, blind} 2 TN (their
+    // Gaussian's N and N+clip are the main block's: the code clips at hLMcut whatever l, `clip`),
+    // residual lmcut 2 + 1 = 41). 4 x 100 x (2 + 5 x 41) = 82,800.
+    assert_eq!(c[&JobKind::Plan], 4 * 100 * (2 + 5 * (12 + 24 + 2 + 3)));
+    assert_eq!(e.jobs.len(), 89_048);
+    // The authors' instances: their generators, every split from the same seeds, every slot tried.
+    for j in &e.jobs {
+        if let jobs::JobSpec::Generate { instances, limits, .. } = &j.spec {
+            assert_eq!(instances.generator, planner::generate::Generator::PddlGenerators);
+            assert_eq!(instances.splits, jobs::grid::Splits::Shared);
+            assert!(j.inputs.is_empty(), "no gate: every slot is tried");
+            assert!(limits.give_up_after.is_none() && limits.skip_after_failed_seeds.is_none());
+            assert!(limits.skip_predicted_over.is_none());
+        }
+    }
 }
 
 /// Every registered domain can be gridded from its descriptor alone: its

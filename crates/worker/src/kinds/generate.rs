@@ -3,7 +3,7 @@
 //! trivial or unsolved.
 
 use jobs::grid::{Instances, SolveLimits, Split};
-use planner::generate::{domain_pddl, generate, Params};
+use planner::generate::{domain_pddl_like, generate_with, Params};
 use planner::heuristics;
 use planner::search::{astar, Limits, SearchStatus};
 use planner::state::initial_state;
@@ -194,10 +194,11 @@ pub fn solve_try(
     instances: Instances,
     limits: &SolveLimits,
 ) -> Result<TryOutcome, String> {
-    let domain_text = domain_pddl(domain).ok_or_else(|| format!("unknown domain {domain}"))?;
+    let domain_text = domain_pddl_like(domain, instances.generator)
+        .ok_or_else(|| format!("{} does not make {domain} problems", instances.generator))?;
     let start = planner::search::thread_cpu_time().as_secs_f64();
     let gseed = instances.splits.generator_seed(split, seed, attempt);
-    let problem = generate(params, gseed)?;
+    let problem = generate_with(params, gseed, instances.generator)?;
     let task = planner::load_task_from_text(domain_text, "domain.pddl", &problem, "problem.pddl")
         .map_err(|e| e.to_string())?;
     let outcome = if planner::state::is_goal(&task, &initial_state(&task)) {
@@ -278,6 +279,38 @@ mod tests {
             panic!("solved in a microsecond")
         };
         assert_eq!(tries.len(), 2, "gave up after 2 tries in a row out of time");
+    }
+
+    /// The authors' instances: their generator's text, their domain file,
+    /// and try i of seed s made with generator seed s*1000+i.
+    #[tokio::test]
+    async fn under_the_authors_instances_a_try_is_their_generators_problem_for_seed_s_times_1000_plus_i() {
+        use jobs::grid::Splits;
+        use planner::generate::Generator;
+        let instances = Instances { generator: Generator::PddlGenerators, splits: Splits::Shared };
+        let params = Params::Gripper { balls: 4 };
+        let limits = SolveLimits { time_s: 30.0, memory_mib: 512, ..SolveLimits::default() };
+        let Outcome::Instance(inst) =
+            generate_instance(&Isolation::InProcess, "gripper", Split::Validation, &params, 7, instances, &limits)
+                .await
+                .unwrap()
+        else {
+            panic!("gripper with 4 balls is solved")
+        };
+        assert_eq!(inst.generator_seed, 7000 + u64::from(inst.tries - 1));
+        let text = generate_with(&params, inst.generator_seed, Generator::PddlGenerators).unwrap();
+        assert_eq!(inst.problem_pddl, text);
+        assert_eq!(inst.domain_pddl, domain_pddl_like("gripper", Generator::PddlGenerators).unwrap());
+        assert_ne!(inst.domain_pddl, domain_pddl_like("gripper", Generator::Hfarm).unwrap());
+        // The same slot of the training split is the same instance.
+        let Outcome::Instance(train) =
+            generate_instance(&Isolation::InProcess, "gripper", Split::Train, &params, 7, instances, &limits)
+                .await
+                .unwrap()
+        else {
+            panic!("solved above")
+        };
+        assert_eq!((train.problem_pddl, train.optimal_cost), (inst.problem_pddl, inst.optimal_cost));
     }
 
     #[test]
