@@ -1,6 +1,7 @@
 //! `hfarm report EXPERIMENT --table accuracy|planning|curves`: the paper's
 //! tables (and Figure 2) out of PostgreSQL's report views; with `--against
-//! ijcai24`, beside the published ones, cell by cell.
+//! ijcai24`, beside the published ones, cell by cell; with `--against
+//! pddlsl-runs`, beside the authors' per-run results (mean ± std over their seeds).
 
 use std::process::ExitCode;
 
@@ -34,12 +35,15 @@ pub struct Args {
     #[arg(long)]
     pub residual: Option<String>,
     /// Beside the published tables, cell by cell: a name (ijcai24) or the path of a
-    /// fixture of that form (reports/published/). Prints ours, theirs, z = (ours -
-    /// theirs) / their std and a mark where ours is outside their mean ± 2 std.
+    /// fixture of that form (reports/published/); or pddlsl-runs, the authors' per-run
+    /// accuracy (IBM/pddlsl results_training*.ods), per split, checkpoint and metric.
+    /// Prints ours, theirs, z = (ours - theirs) / their std and a mark where ours is
+    /// outside their mean ± 2 std.
     #[arg(long, value_name = "NAME|PATH")]
     pub against: Option<String>,
     /// With --against: only this published table (e.g. 2, 5, 12), its repeated
-    /// configurations included (by default each configuration once).
+    /// configurations included (by default each configuration once); with
+    /// pddlsl-runs, only their split test or test2 (by default both).
     #[arg(long, value_name = "ID", requires = "against")]
     pub published_table: Option<String>,
     #[command(flatten)]
@@ -67,8 +71,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             if !matches!(format, Format::Md | Format::Csv | Format::Json) {
                 bail!("--against prints --format md, csv or json");
             }
-            let p = published::load(name).map_err(anyhow::Error::msg)?;
-            published::check_table(&p, table, a.published_table.as_deref()).map_err(anyhow::Error::msg)?;
+            let p = published::Against::load(name).map_err(anyhow::Error::msg)?;
+            p.check(table, a.published_table.as_deref()).map_err(anyhow::Error::msg)?;
             Some(p)
         }
     };
@@ -83,10 +87,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
         match &against {
             None => print!("{}", report::render(&r, format)),
             Some(p) => {
-                let c = published::compare(p, &r, &filter, a.published_table.as_deref()).map_err(anyhow::Error::msg)?;
-                print!("{}", published::render(&c, format).map_err(anyhow::Error::msg)?);
+                let c = p.compare(&r, &filter, a.published_table.as_deref()).map_err(anyhow::Error::msg)?;
+                print!("{}", c.render(format).map_err(anyhow::Error::msg)?);
                 if format != Format::Md {
-                    eprintln!("{}", c.summary.line());
+                    eprintln!("{}", c.summary());
                 }
             }
         }

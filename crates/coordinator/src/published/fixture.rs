@@ -356,7 +356,8 @@ pub fn load(name_or_path: &str) -> Result<Published, String> {
     }
     let path = std::path::Path::new(name_or_path);
     if !path.exists() {
-        let names: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
+        let mut names: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
+        names.push(super::runs::NAME);
         return Err(format!(
             "no published tables {name_or_path:?}: {} or the path of a fixture file",
             names.join(", ")
@@ -448,6 +449,6 @@ mod tests {
             let err = parse(&ok.replacen(from, to, 1)).unwrap_err();
             assert!(err.contains(why), "{from} -> {to}: {err}");
         }
-        assert!(load("no-such-table").unwrap_err().contains("ijcai24 or the path"));
+        assert!(load("no-such-table").unwrap_err().contains("ijcai24, pddlsl-runs or the path"));
     }
 }

@@ -1,9 +1,14 @@
 //! Matching published cells to the rows of our report, and the comparison.
 
+use std::collections::BTreeMap;
+
 use schema::reports::{Cell, Filter, Report, Table};
 use serde::Serialize;
 
 use super::fixture::{Config, Published, Value};
+use super::mapping;
+use super::render::num;
+use super::runs::{self, Checkpoint, Runs, Stat};
 use super::verdict::{judge, Ours, Summary, Verdict};
 
 /// One published cell beside ours.
@@ -32,6 +37,188 @@ pub struct Comparison {
     pub summary: Summary,
 }
 
+/// A cell of their per-run results (mean over their seeds) beside ours, or
+/// one of ours without theirs.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunCompared {
+    /// Their split: test or test2.
+    pub split: String,
+    pub checkpoint: Checkpoint,
+    /// In our axes' names ([`mapping`]).
+    #[serde(flatten)]
+    pub config: Config,
+    /// Their columns that are no axis of ours (None for a cell of ours only).
+    pub train_size: Option<u32>,
+    pub decay: Option<String>,
+    pub exclude_self: Option<String>,
+    pub recursion_steps: Option<u32>,
+    /// mse or nll.
+    pub metric: String,
+    pub ours: Option<Ours>,
+    /// Their mean and sample std over their seeds (None for a cell of ours only).
+    pub theirs: Option<Value>,
+    pub theirs_n: Option<usize>,
+    /// (ours - their mean) / their std; None where their std is 0 or either side is missing.
+    pub z: Option<f64>,
+    pub verdict: Verdict,
+    pub note: Option<String>,
+}
+
+/// Our accuracy table beside their per-run results.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunsComparison {
+    pub against: String,
+    /// Each sheet's source (repository, commit, file, sheet).
+    pub sources: Vec<String>,
+    pub rows: Vec<RunCompared>,
+    pub summary: Summary,
+    pub by_domain: BTreeMap<String, Summary>,
+    pub by_metric: BTreeMap<String, Summary>,
+}
+
+/// Their value as a [`Value`] for the verdict: their rounding is half a unit in
+/// the 15th significant digit, as the sheets store numbers.
+fn run_value(s: &Stat) -> Value {
+    let mean_rounding = if s.mean == 0.0 { 0.0 } else { 0.5 * 10f64.powi(s.mean.abs().log10().floor() as i32 - 14) };
+    let text = match s.std {
+        Some(sd) => format!("{} ± {}", num(s.mean), num(sd)),
+        None => num(s.mean),
+    };
+    Value { text, mean: s.mean, std: s.std, mean_rounding, std_rounding: 0.0 }
+}
+
+/// Whether `split` names one of their sheets, and `kind` is accuracy.
+pub fn check_runs(runs: &Runs, kind: Table, split: Option<&str>) -> Result<(), String> {
+    if kind != Table::Accuracy {
+        return Err(format!("{} holds test accuracy only: use --table accuracy", runs::NAME));
+    }
+    runs::check_split(runs, split)
+}
+
+/// Puts our accuracy `report` beside their per-run results, cell by cell:
+/// every configuration of theirs (both splits, or `only_split`), both
+/// checkpoints, MSE and NLL, their mean ± std over seeds and ours where
+/// [`mapping`] says one stands beside it; then every cell of ours that no
+/// cell of theirs matched (only when their split [`mapping::OUR_SPLIT`] is
+/// compared).
+pub fn compare_runs(
+    runs: &Runs,
+    report: &Report,
+    filter: &Filter,
+    only_split: Option<&str>,
+) -> Result<RunsComparison, String> {
+    check_runs(runs, report.table, only_split)?;
+    let cols = Columns { report };
+    let mut rows = vec![];
+    // Our (row, metric) cells that a cell of theirs matched.
+    let mut used = vec![[false; runs::METRICS.len()]; report.rows.len()];
+    for sheet in &runs.sheets {
+        if only_split.is_some_and(|s| s != sheet.split) {
+            continue;
+        }
+        for (their, group) in sheet.configurations() {
+            let config = mapping::config(their);
+            if !passes(&config, filter) {
+                continue;
+            }
+            for checkpoint in Checkpoint::ALL {
+                for (m, metric) in runs::METRICS.iter().enumerate() {
+                    let values: Vec<f64> = group.iter().filter_map(|r| r.value(checkpoint, metric)).collect();
+                    let stat = Stat::of(&values);
+                    let theirs = run_value(&stat);
+                    let mean_col = format!("{metric}_mean");
+                    let std_col = format!("{metric}_std");
+                    let found = match mapping::no_counterpart(&sheet.split, checkpoint, their) {
+                        Some(why) => Err(why),
+                        None if cols.index(&mean_col).is_none() => {
+                            Err(format!("our accuracy table has no column {mean_col}"))
+                        }
+                        None => find(&cols, report, &config, metric),
+                    };
+                    if let Ok(i) = found {
+                        used[i][m] = true;
+                    }
+                    let ours = found.as_ref().ok().and_then(|&i| cols.ours(&report.rows[i], &mean_col, Some(&std_col)));
+                    let (z, verdict, note) = match (&ours, &found) {
+                        (Some(o), _) => judge(o.mean, &theirs),
+                        (None, Err(why)) => (None, Verdict::NoResult, Some(why.clone())),
+                        (None, Ok(_)) => (None, Verdict::NoResult, Some("our value is empty".into())),
+                    };
+                    rows.push(RunCompared {
+                        split: sheet.split.clone(),
+                        checkpoint,
+                        config: config.clone(),
+                        train_size: Some(their.train_size),
+                        decay: Some(their.decay.clone()),
+                        exclude_self: their.exclude_self.clone(),
+                        recursion_steps: their.recursion_steps,
+                        metric: metric.to_string(),
+                        ours,
+                        theirs: Some(theirs),
+                        theirs_n: Some(stat.n),
+                        z,
+                        verdict,
+                        note,
+                    });
+                }
+            }
+        }
+    }
+    if only_split.is_none_or(|s| s == mapping::OUR_SPLIT) {
+        for (i, row) in report.rows.iter().enumerate() {
+            let text = |name: &str| cols.text(row, name).map(str::to_string);
+            if text("model").is_none() {
+                continue; // a baseline's row: not a run
+            }
+            for (m, metric) in runs::METRICS.iter().enumerate() {
+                let ours = cols.ours(row, &format!("{metric}_mean"), Some(&format!("{metric}_std")));
+                if used[i][m] || ours.is_none() {
+                    continue;
+                }
+                rows.push(RunCompared {
+                    split: mapping::OUR_SPLIT.to_string(),
+                    checkpoint: mapping::OUR_CHECKPOINT,
+                    config: Config {
+                        domain: text("domain").unwrap_or_default(),
+                        model: text("model"),
+                        distribution: text("distribution"),
+                        sigma: text("sigma"),
+                        residual: text("residual"),
+                        bound: text("bound"),
+                        estimate: None,
+                    },
+                    train_size: None,
+                    decay: None,
+                    exclude_self: None,
+                    recursion_steps: None,
+                    metric: metric.to_string(),
+                    ours,
+                    theirs: None,
+                    theirs_n: None,
+                    z: None,
+                    verdict: Verdict::OursOnly,
+                    note: Some("no configuration of theirs maps onto this one".into()),
+                });
+            }
+        }
+    }
+    let mut summary = Summary::default();
+    let mut by_domain: BTreeMap<String, Summary> = BTreeMap::new();
+    let mut by_metric: BTreeMap<String, Summary> = BTreeMap::new();
+    for r in &rows {
+        summary.add(r.verdict, r.z);
+        by_domain.entry(r.config.domain.clone()).or_default().add(r.verdict, r.z);
+        by_metric.entry(r.metric.clone()).or_default().add(r.verdict, r.z);
+    }
+    let sources = runs
+        .sheets
+        .iter()
+        .filter(|s| only_split.is_none_or(|o| o == s.split))
+        .map(|s| format!("{}: {}", s.split, s.source))
+        .collect();
+    Ok(RunsComparison { against: runs::NAME.to_string(), sources, rows, summary, by_domain, by_metric })
+}
+
 /// Our report's columns by name, and how to read a row's configuration.
 struct Columns<'a> {
     report: &'a Report,
@@ -56,6 +243,15 @@ impl Columns<'_> {
             _ => None,
         }
     }
+
+    /// Ours in a row: the mean column's value, the std's and the seeds (n
+    /// where the value is a mean over seeds, that is where it has a std column).
+    fn ours(&self, row: &[Cell], mean_col: &str, std_col: Option<&str>) -> Option<Ours> {
+        let mean = self.num(row, mean_col)?;
+        let std = std_col.and_then(|c| self.num(row, c));
+        let seeds = self.num(row, "seeds").map(|s| s as i64).filter(|_| std_col.is_some());
+        Some(Ours { mean, std, seeds })
+    }
 }
 
 fn passes(c: &Config, f: &Filter) -> bool {
@@ -76,8 +272,8 @@ fn bound_free(c: &Config, metric: &str) -> bool {
         && (matches!(metric, "mse" | "nll") || c.estimate.as_deref() == Some("N"))
 }
 
-/// Our row for a published configuration, or why there is none.
-fn find<'r>(cols: &Columns, report: &'r Report, c: &Config, metric: &str) -> Result<&'r [Cell], String> {
+/// Our row (its index) for a published configuration, or why there is none.
+fn find(cols: &Columns, report: &Report, c: &Config, metric: &str) -> Result<usize, String> {
     let baseline_mse = matches!(metric, "ff_mse" | "lmcut_mse");
     let same = |row: &[Cell]| {
         let eq = |name: &str, want: &Option<String>| cols.text(row, name) == want.as_deref();
@@ -89,22 +285,22 @@ fn find<'r>(cols: &Columns, report: &'r Report, c: &Config, metric: &str) -> Res
                     && eq("residual", &c.residual)
                     && (report.table != Table::Planning || eq("estimate", &c.estimate))))
     };
-    let candidates: Vec<&[Cell]> = report.rows.iter().map(Vec::as_slice).filter(|r| same(r)).collect();
+    let candidates: Vec<usize> = (0..report.rows.len()).filter(|&i| same(&report.rows[i])).collect();
     if baseline_mse {
         // hFF's and hLMcut's MSE on the test states: a column of every row of the domain.
         let column = metric;
         return candidates
             .into_iter()
-            .find(|r| cols.num(r, column).is_some())
+            .find(|&i| cols.num(&report.rows[i], column).is_some())
             .ok_or_else(|| format!("no {column} of ours for {}", c.domain));
     }
-    let bound = |r: &[Cell]| cols.text(r, "bound").map(str::to_owned);
-    if let Some(r) = candidates.iter().find(|r| bound(r).as_deref() == c.bound.as_deref()) {
-        return Ok(r);
+    let bound = |i: usize| cols.text(&report.rows[i], "bound");
+    if let Some(&i) = candidates.iter().find(|&&i| bound(i) == c.bound.as_deref()) {
+        return Ok(i);
     }
     if bound_free(c, metric) {
-        if let Some(r) = candidates.iter().find(|r| bound(r).is_none()).or(candidates.first()) {
-            return Ok(r);
+        if let Some(&i) = candidates.iter().find(|&&i| bound(i).is_none()).or(candidates.first()) {
+            return Ok(i);
         }
     }
     Err("no such configuration in our report".into())
@@ -163,12 +359,7 @@ pub fn compare(
                 } else {
                     find(&cols, report, &r.config, metric)
                 };
-                let ours = found.as_ref().ok().and_then(|row| {
-                    let mean = cols.num(row, &mean_col)?;
-                    let std = std_col.as_ref().and_then(|c| cols.num(row, c));
-                    let seeds = cols.num(row, "seeds").map(|s| s as i64).filter(|_| std_col.is_some());
-                    Some(Ours { mean, std, seeds })
-                });
+                let ours = found.as_ref().ok().and_then(|&i| cols.ours(&report.rows[i], &mean_col, std_col.as_deref()));
                 let (z, verdict, note) = match (&ours, &found) {
                     (Some(o), _) => judge(o.mean, theirs),
                     (None, Err(why)) => (None, Verdict::NoResult, Some(why.clone())),
@@ -317,5 +508,101 @@ mod tests {
             None
         )
         .is_err());
+    }
+
+    #[test]
+    fn runs_are_compared_per_cell_with_z_and_verdicts() {
+        let c = compare_runs(&their_runs(), &our_accuracy(), &Filter::default(), None).unwrap();
+        let best = Checkpoint::BestMse;
+        let n = run_cell(&c, "test2", best, "gaussian", "lmcut", "0.01", "mse");
+        let theirs = n.theirs.as_ref().unwrap();
+        assert_eq!((theirs.mean, n.theirs_n), (3.0, Some(5)));
+        assert!((theirs.std.unwrap() - 2.5f64.sqrt()).abs() < 1e-12);
+        assert_eq!(theirs.text, "3.000 ± 1.581");
+        assert!((n.z.unwrap() - 1.2).abs() < 1e-9, "{n:?}");
+        assert_eq!((n.verdict, n.ours.as_ref().unwrap().seeds), (Verdict::Within, Some(3)));
+        assert_eq!(n.config.model.as_deref(), Some("nlm"));
+        assert_eq!(n.config.residual.as_deref(), Some("ff"));
+        // Every seed 10: std 0, no z; ours equal, so within.
+        let nll = run_cell(&c, "test2", best, "gaussian", "lmcut", "0.01", "nll");
+        assert_eq!((nll.z, nll.verdict), (None, Verdict::Within));
+        assert!(nll.note.as_deref().unwrap().contains("their std is 0"), "{nll:?}");
+        let tn = run_cell(&c, "test2", best, "truncated", "lmcut", "0.01", "mse");
+        assert!((tn.z.unwrap() + 2.5).abs() < 1e-9);
+        assert_eq!(tn.verdict, Verdict::Outside);
+        let tn_nll = run_cell(&c, "test2", best, "truncated", "lmcut", "0.01", "nll");
+        assert_eq!((tn_nll.verdict, tn_nll.note.as_deref()), (Verdict::NoResult, Some("our value is empty")));
+        // Their Gaussian trained with l = hmax: our Gaussian (at hLMcut) stands in.
+        let hmax = run_cell(&c, "test2", best, "gaussian", "hmax", "0.01", "mse");
+        assert_eq!((hmax.verdict, hmax.ours.as_ref().unwrap().mean), (Verdict::Within, n.ours.as_ref().unwrap().mean));
+        // No counterpart: their decay 0, their best-NLL checkpoint, their split test.
+        let d0 = run_cell(&c, "test2", best, "gaussian", "lmcut", "0", "mse");
+        assert_eq!(d0.verdict, Verdict::NoResult);
+        assert!(d0.note.as_deref().unwrap().contains("variant decay 0"), "{d0:?}");
+        let bn = run_cell(&c, "test2", Checkpoint::BestNll, "gaussian", "lmcut", "0.01", "mse");
+        assert_eq!((bn.verdict, bn.theirs.as_ref().unwrap().mean), (Verdict::NoResult, 4.0));
+        let t = run_cell(&c, "test", best, "gaussian", "lmcut", "0.01", "mse");
+        assert_eq!((t.verdict, t.theirs_n, t.theirs.as_ref().unwrap().std), (Verdict::NoResult, Some(1), None));
+        // Ours without theirs: the fixed/none Gaussian's MSE and NLL.
+        let ours_only: Vec<&RunCompared> = c.rows.iter().filter(|r| r.verdict == Verdict::OursOnly).collect();
+        assert_eq!(ours_only.len(), 2);
+        assert!(ours_only.iter().all(|r| r.config.sigma.as_deref() == Some("fixed") && r.theirs.is_none()));
+        // 4 cells of test, 16 of test2, 2 of ours only.
+        assert_eq!(c.rows.len(), 22);
+        let s = &c.summary;
+        assert_eq!((s.compared, s.within, s.without_std, s.missing, s.ours_only), (5, 4, 2, 15, 2));
+        assert_eq!(
+            s.runs_line(),
+            "4 of 5 cells within 2 std; 15 cells of theirs without a result of ours; 2 of ours without a run of theirs"
+        );
+        assert_eq!(c.by_domain.keys().collect::<Vec<_>>(), ["gripper"]);
+        let (mse, nll) = (&c.by_metric["mse"], &c.by_metric["nll"]);
+        assert_eq!((mse.compared, mse.within, nll.compared, nll.within), (3, 2, 2, 2));
+    }
+
+    #[test]
+    fn runs_select_a_split_and_a_filter_and_refuse_planning() {
+        let runs = their_runs();
+        let c = compare_runs(&runs, &our_accuracy(), &Filter::default(), Some("test")).unwrap();
+        assert_eq!(c.rows.len(), 4, "their test split alone: no cell of ours is compared, none listed as ours only");
+        assert!(c.rows.iter().all(|r| r.verdict == Verdict::NoResult));
+        assert_eq!(c.sources, ["test: their test"]);
+        let f = Filter { bound: Some("hmax".into()), ..Filter::default() };
+        let c = compare_runs(&runs, &our_accuracy(), &f, Some("test2")).unwrap();
+        assert!(c.rows.iter().filter(|r| r.theirs.is_some()).all(|r| r.config.bound.as_deref() == Some("hmax")));
+        assert_eq!(c.rows.iter().filter(|r| r.theirs.is_some()).count(), 4);
+        let err = compare_runs(&runs, &planning(), &Filter::default(), None).unwrap_err();
+        assert!(err.contains("use --table accuracy"), "{err}");
+        assert!(check_runs(&runs, Table::Accuracy, Some("test3")).unwrap_err().contains("no split test3"));
+    }
+
+    /// On the built-in runs: our gripper NLM learn/hFF Gaussian stands beside
+    /// their Table 1 configuration (decay 0.01, exclude_self False) at l =
+    /// hLMcut, and beside their Gaussians trained with l = hmax and hblind.
+    #[test]
+    fn built_in_runs_match_the_published_variant() {
+        let runs = runs::load().unwrap();
+        let mut ours = accuracy();
+        ours.rows.truncate(1);
+        let c = compare_runs(&runs, &ours, &Filter::default(), None).unwrap();
+        let compared: Vec<&RunCompared> =
+            c.rows.iter().filter(|r| matches!(r.verdict, Verdict::Within | Verdict::Outside)).collect();
+        let bounds: Vec<(&str, &str)> =
+            compared.iter().map(|r| (r.config.bound.as_deref().unwrap(), r.metric.as_str())).collect();
+        assert_eq!(
+            bounds,
+            [("blind", "mse"), ("blind", "nll"), ("hmax", "mse"), ("hmax", "nll"), ("lmcut", "mse"), ("lmcut", "nll")]
+        );
+        assert!(compared.iter().all(|r| r.split == "test2"
+            && r.checkpoint == Checkpoint::BestMse
+            && r.decay.as_deref() == Some("0.01")
+            && r.exclude_self.as_deref() == Some("False")
+            && r.train_size == Some(400)
+            && r.theirs_n == Some(5)));
+        // 480 + 384 configurations, 4 cells each.
+        assert_eq!(c.rows.len(), 4 * (480 + 384));
+        assert_eq!((c.summary.compared, c.summary.ours_only), (6, 0));
+        assert_eq!(c.summary.missing, 4 * (480 + 384) - 6);
+        assert_eq!(c.by_domain.len(), 6, "their satellite and logistics are listed too");
     }
 }

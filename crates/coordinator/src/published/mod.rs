@@ -1,4 +1,5 @@
-//! Published numbers beside ours: `hfarm report EXPERIMENT --against ijcai24`.
+//! Published numbers beside ours: `hfarm report EXPERIMENT --against ijcai24`
+//! (or `--against pddlsl-runs`).
 //!
 //! A published fixture (`reports/published/ijcai24.toml`, embedded here) holds
 //! a paper's tables cell by cell, as printed ("mean±std"), each row named with
@@ -27,19 +28,94 @@
 //! - A published cell without a row or column of ours is counted apart:
 //!   "N of M cells within 2 std; K published cells without a result of ours".
 //!
+//! `--against pddlsl-runs` puts the same report beside the authors' per-run
+//! results instead ([`runs`]: every run of `results_training.ods` and
+//! `results_training2.ods`, IBM/pddlsl): per cell (split, checkpoint,
+//! configuration, metric) their mean, sample std and n over seeds, ours, z
+//! and the same verdict; their names are mapped onto ours in [`mapping`].
+//! There a std of 0 (every seed the same value) leaves no z, and ours is
+//! within only when it equals their mean to the sheets' 15 significant digits.
+//! Cells of ours that no cell of theirs matched are listed too ("ours only").
+//!
 //! Map: [`fixture`] (the TOML schema, checked when read; printed values and
-//! their rounding) · [`matching`] (published cell to our report's row;
-//! [`compare`]) · [`verdict`] (z, within/outside, the tallies) · [`render`].
+//! their rounding) · [`runs`] (the per-run CSV fixtures) · [`mapping`] (their
+//! names onto ours) · [`matching`] (a published cell to our report's row;
+//! [`compare`], [`compare_runs`]) · [`verdict`] (z, within/outside, the
+//! tallies) · [`render`] · [`Against`] (what `--against` names).
 
 mod fixture;
+pub mod mapping;
 mod matching;
 mod render;
+pub mod runs;
 mod verdict;
 
 #[cfg(test)]
 mod testdata;
 
+use schema::reports::{Filter, Report, Table};
+
 pub use fixture::{load, parse, Config, Published, PublishedRow, PublishedTable, Value, BUILT_IN, IJCAI24};
-pub use matching::{check_table, compare, Compared, Comparison};
-pub use render::render;
+pub use matching::{check_runs, check_table, compare, compare_runs, Compared, Comparison, RunCompared, RunsComparison};
+pub use render::{render, render_runs, runs_summary};
 pub use verdict::{Ours, Summary, Verdict, OUTSIDE};
+
+use crate::report::Format;
+
+/// What `--against` names: published tables (`ijcai24`, or a fixture's
+/// path) or the authors' per-run results (`pddlsl-runs`).
+#[derive(Debug, Clone)]
+pub enum Against {
+    Tables(Published),
+    Runs(runs::Runs),
+}
+
+/// A comparison of either kind.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Tables(Comparison),
+    Runs(RunsComparison),
+}
+
+impl Against {
+    /// `pddlsl-runs`, a built-in table's name, or the path of a fixture file.
+    pub fn load(name_or_path: &str) -> Result<Against, String> {
+        if name_or_path == runs::NAME {
+            return runs::load().map(Against::Runs);
+        }
+        load(name_or_path).map(Against::Tables)
+    }
+
+    /// Refuses a table kind it cannot compare, or a published table (for
+    /// `pddlsl-runs`: their split) it does not have.
+    pub fn check(&self, kind: Table, only: Option<&str>) -> Result<(), String> {
+        match self {
+            Against::Tables(p) => check_table(p, kind, only),
+            Against::Runs(r) => check_runs(r, kind, only),
+        }
+    }
+
+    pub fn compare(&self, report: &Report, filter: &Filter, only: Option<&str>) -> Result<Outcome, String> {
+        match self {
+            Against::Tables(p) => compare(p, report, filter, only).map(Outcome::Tables),
+            Against::Runs(r) => compare_runs(r, report, filter, only).map(Outcome::Runs),
+        }
+    }
+}
+
+impl Outcome {
+    pub fn render(&self, format: Format) -> Result<String, String> {
+        match self {
+            Outcome::Tables(c) => render(c, format),
+            Outcome::Runs(c) => render_runs(c, format),
+        }
+    }
+
+    /// The summary, as Markdown ends with it.
+    pub fn summary(&self) -> String {
+        match self {
+            Outcome::Tables(c) => c.summary.line(),
+            Outcome::Runs(c) => runs_summary(c).trim_end().to_string(),
+        }
+    }
+}

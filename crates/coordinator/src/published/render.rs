@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use schema::reports::{Cell, Table};
 
 use super::fixture::Config;
-use super::matching::{Compared, Comparison};
+use super::mapping;
+use super::matching::{Compared, Comparison, RunCompared, RunsComparison};
 use super::verdict::{Ours, Verdict, OUTSIDE};
 use crate::report::{csv_field, Format};
 
@@ -166,6 +167,123 @@ pub fn render(c: &Comparison, format: Format) -> Result<String, String> {
     }
 }
 
+/// The summary lines of a per-run comparison: all cells, then per domain and per metric.
+pub fn runs_summary(c: &RunsComparison) -> String {
+    let mut s = format!("all: {}\n", c.summary.runs_line());
+    for (domain, t) in &c.by_domain {
+        let _ = writeln!(s, "domain {domain}: {}", t.runs_line());
+    }
+    for (metric, t) in &c.by_metric {
+        let _ = writeln!(s, "metric {metric}: {}", t.runs_line());
+    }
+    s
+}
+
+/// Their per-run results beside ours as Markdown (with the summary), CSV or JSON.
+pub fn render_runs(c: &RunsComparison, format: Format) -> Result<String, String> {
+    let o = |v: &Option<String>| v.clone().unwrap_or_default();
+    let n = |v: Option<usize>| v.map(|n| n.to_string()).unwrap_or_default();
+    let key = |r: &RunCompared| {
+        vec![
+            r.split.clone(),
+            r.checkpoint.as_str().to_string(),
+            r.config.domain.clone(),
+            o(&r.config.model),
+            o(&r.config.distribution),
+            o(&r.config.sigma),
+            o(&r.config.residual),
+            o(&r.config.bound),
+            r.train_size.map(|t| t.to_string()).unwrap_or_default(),
+            o(&r.decay),
+            o(&r.exclude_self),
+            r.recursion_steps.map(|t| t.to_string()).unwrap_or_default(),
+            r.metric.clone(),
+        ]
+    };
+    let mut cols = vec![
+        "split",
+        "checkpoint",
+        "domain",
+        "model",
+        "distribution",
+        "sigma",
+        "residual",
+        "bound",
+        "train_size",
+        "decay",
+        "exclude_self",
+        "recursion_steps",
+        "metric",
+    ];
+    let seeds = |r: &RunCompared| n(r.ours.as_ref().and_then(|o| o.seeds).map(|s| s as usize));
+    match format {
+        Format::Json => serde_json::to_string_pretty(c).map(|s| s + "\n").map_err(|e| e.to_string()),
+        Format::Csv => {
+            cols.extend([
+                "ours_mean",
+                "ours_std",
+                "ours_n",
+                "theirs_mean",
+                "theirs_std",
+                "theirs_n",
+                "z",
+                "verdict",
+                "note",
+            ]);
+            let rows: Vec<Vec<String>> = c
+                .rows
+                .iter()
+                .map(|r| {
+                    let mut f = key(r);
+                    f.extend([
+                        opt(r.ours.as_ref().map(|o| o.mean)),
+                        opt(r.ours.as_ref().and_then(|o| o.std)),
+                        seeds(r),
+                        opt(r.theirs.as_ref().map(|t| t.mean)),
+                        opt(r.theirs.as_ref().and_then(|t| t.std)),
+                        n(r.theirs_n),
+                        opt(r.z),
+                        verdict_name(r.verdict),
+                        r.note.clone().unwrap_or_default(),
+                    ]);
+                    f
+                })
+                .collect();
+            Ok(csv_table(&cols, &rows))
+        }
+        Format::Md => {
+            let mut s = format!(
+                "Against {} ({}): theirs is mean ± sample std over their seeds (n), ours mean ± std over ours (n); z = (ours - their mean) / their std; {OUTSIDE} = ours outside their mean ± 2 std. Ours is our test split's {} checkpoint, beside their split {} (coordinator::published::mapping).\n\n",
+                c.against,
+                c.sources.join("; "),
+                mapping::OUR_CHECKPOINT.as_str(),
+                mapping::OUR_SPLIT,
+            );
+            cols.extend(["ours", "n", "theirs", "n", "z", ""]);
+            let rows: Vec<Vec<String>> = c
+                .rows
+                .iter()
+                .map(|r| {
+                    let mut f = key(r);
+                    f.extend([
+                        ours_text(&r.ours),
+                        seeds(r),
+                        r.theirs.as_ref().map(|t| t.text.clone()).unwrap_or_else(|| "—".into()),
+                        n(r.theirs_n),
+                        z_text(r.z, r.theirs.as_ref().and_then(|t| t.std), r.verdict),
+                        mark(r.verdict).to_string(),
+                    ]);
+                    f
+                })
+                .collect();
+            s += &md_table(&cols, &rows);
+            let _ = write!(s, "\n{}", runs_summary(c));
+            Ok(s)
+        }
+        Format::Latex | Format::Svg => Err(refuse(format)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testdata::*;
@@ -217,5 +335,73 @@ mod tests {
         // Planning has the estimate column.
         let p = compare(&ijcai24(), &planning(), &Filter::default(), Some("5")).unwrap();
         assert!(render(&p, Format::Md).unwrap().contains("| bound | estimate | metric |"));
+    }
+
+    #[test]
+    fn runs_render_per_cell_with_the_summaries() {
+        use crate::published::{compare_runs, Against, Outcome};
+        let c = compare_runs(&their_runs(), &our_accuracy(), &Filter::default(), None).unwrap();
+        let md = render_runs(&c, Format::Md).unwrap();
+        assert!(md.starts_with("Against pddlsl-runs (test: their test; test2: their test2): "), "{md}");
+        assert!(
+            md.contains("| split | checkpoint | domain | model | distribution | sigma | residual | bound | train_size | decay | exclude_self | recursion_steps | metric | ours | n | theirs | n | z |  |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| test2 | best_mse | gripper | nlm | gaussian | learn | ff | lmcut | 400 | 0.01 | False |  | mse | 4.897 ± 0.500 | 3 | 3.000 ± 1.581 | 5 | +1.20 |  |"),
+            "{md}"
+        );
+        assert!(md.contains("| truncated | learn | ff | lmcut | 400 | 0.01 | False |  | mse | -0.953 ± 0.500 | 3 | 3.000 ± 1.581 | 5 | -2.50 | ✗ |"), "{md}");
+        assert!(md.contains("| nll | 10.000 ± 0.100 | 3 | 10.000 ± 0.000 | 5 | std 0 |  |"), "{md}");
+        assert!(md.contains("| test2 | best_mse | gripper | nlm | gaussian | fixed | none | lmcut |  |  |  |  | mse | 4.897 ± 0.500 | 3 | — |  |  | ours only |"), "{md}");
+        assert!(md.contains("| test | best_mse | gripper | nlm | gaussian | learn | ff | lmcut | 400 | 0.01 | False |  | mse | — |  | 1.000 | 1 |  | no result |"), "{md}");
+        let summary = "all: 4 of 5 cells within 2 std; 15 cells of theirs without a result of ours; 2 of ours without a run of theirs\n\
+                       domain gripper: 4 of 5 cells within 2 std; 15 cells of theirs without a result of ours; 2 of ours without a run of theirs\n\
+                       metric mse: 2 of 3 cells within 2 std; 7 cells of theirs without a result of ours; 1 of ours without a run of theirs\n\
+                       metric nll: 2 of 2 cells within 2 std; 8 cells of theirs without a result of ours; 1 of ours without a run of theirs\n";
+        assert!(md.ends_with(&format!("\n\n{summary}")), "{md}");
+        let csv = render_runs(&c, Format::Csv).unwrap();
+        assert_eq!(
+            csv.lines().next().unwrap(),
+            "split,checkpoint,domain,model,distribution,sigma,residual,bound,train_size,decay,exclude_self,recursion_steps,metric,ours_mean,ours_std,ours_n,theirs_mean,theirs_std,theirs_n,z,verdict,note"
+        );
+        assert_eq!(csv.lines().count(), 1 + c.rows.len());
+        let d0 = csv
+            .lines()
+            .find(|l| l.starts_with("test2,best_mse,gripper,nlm,gaussian,learn,ff,lmcut,400,0,False,,mse,"))
+            .unwrap();
+        assert!(
+            d0.ends_with(",,,,3,1.5811388300841898,5,,no_result,their variant decay 0: not one we run"),
+            "{d0}"
+        );
+        let ours_only = csv.lines().find(|l| l.contains(",ours_only,")).unwrap();
+        assert!(
+            ours_only.starts_with("test2,best_mse,gripper,nlm,gaussian,fixed,none,lmcut,,,,,mse,4.897"),
+            "{ours_only}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&render_runs(&c, Format::Json).unwrap()).unwrap();
+        assert_eq!(json["summary"]["within"], 4);
+        assert_eq!(json["summary"]["ours_only"], 2);
+        assert_eq!(json["by_metric"]["nll"]["compared"], 2);
+        assert_eq!(json["rows"][0]["split"], "test");
+        assert_eq!(json["rows"][0]["checkpoint"], "best_mse");
+        assert_eq!(json["rows"][0]["theirs"]["mean"], 1.0);
+        assert!(render_runs(&c, Format::Latex).is_err());
+        // Through `Against`, as the CLI calls it.
+        let against = Against::load("pddlsl-runs").unwrap();
+        assert!(against.check(Table::Planning, None).unwrap_err().contains("use --table accuracy"));
+        assert!(against.check(Table::Accuracy, Some("test2")).is_ok());
+        let Outcome::Runs(c) = against.compare(&accuracy(), &Filter::default(), Some("test2")).unwrap() else {
+            panic!("runs")
+        };
+        assert_eq!(c.sources.len(), 1);
+        assert!(
+            c.sources[0].starts_with("test2: The authors' per-run test accuracy, split test2: IBM/pddlsl at b4c807a"),
+            "{:?}",
+            c.sources
+        );
+        let tables = Against::load("ijcai24").unwrap();
+        let out = tables.compare(&accuracy(), &Filter::default(), Some("4")).unwrap();
+        assert!(out.render(Format::Md).unwrap().trim_end().ends_with(&out.summary()));
     }
 }

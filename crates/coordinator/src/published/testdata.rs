@@ -2,6 +2,8 @@
 
 use schema::reports::{Cell, Report, Table};
 
+use super::matching::{RunCompared, RunsComparison};
+use super::runs::{self, Checkpoint, Runs};
 use super::*;
 
 pub(super) fn text(s: &str) -> Cell {
@@ -130,4 +132,64 @@ pub(super) fn cell<'c>(
                 && r.verdict != Verdict::NoResult
         })
         .unwrap_or_else(|| panic!("no compared cell {table} {dist:?} {est:?} {metric}"))
+}
+
+/// Their runs, a small sheet per split: 5 seeds of gripper NLM.
+pub(super) fn their_runs() -> Runs {
+    let run =
+        |config: &str, seed: u32, v: [f64; 4]| format!("{config},{seed},100000,{},{},{},{}\n", v[0], v[1], v[2], v[3]);
+    let config = |dist: &str, l: &str, decay: &str| format!("NLM,gripper,{dist},learn,ff,{l},400,{decay},False,");
+    let mut test2 = String::new();
+    for (i, seed) in [42, 100, 200, 300, 400].into_iter().enumerate() {
+        let x = i as f64 + 1.0; // MSE 1..5: mean 3, sample std √2.5
+        test2 += &run(&config("gaussian", "lmcut", "0.01"), seed, [x, 10.0, x + 1.0, 9.0]);
+        test2 += &run(&config("truncated", "lmcut", "0.01"), seed, [x, 2.0 * x, x, x]);
+        test2 += &run(&config("gaussian", "lmcut", "0"), seed, [x, 10.0, x, 10.0]);
+        test2 += &run(&config("gaussian", "hmax", "0.01"), seed, [x, 10.0, x, 10.0]);
+    }
+    let test = run(&config("gaussian", "lmcut", "0.01"), 42, [1.0, 2.0, 3.0, 4.0]);
+    let sheet = |split: &str, body: &str| {
+        let text = format!("# their {split}\n{}\n{body}", runs::HEADER.join(","));
+        runs::parse_sheet(&format!("{split}.csv"), split, &text).unwrap()
+    };
+    Runs { sheets: vec![sheet("test", &test), sheet("test2", &test2)] }
+}
+
+/// Ours: gripper NLM learn/hFF Gaussian and TN at l = hLMcut, and a
+/// fixed/none Gaussian they do not have.
+pub(super) fn our_accuracy() -> Report {
+    let mut r = accuracy();
+    let nll = r.columns.iter().position(|c| c == "nll_mean").unwrap();
+    let mse = r.columns.iter().position(|c| c == "mse_mean").unwrap();
+    r.rows[0][mse] = Cell::Num(Some(3.0 + 1.2 * 2.5f64.sqrt())); // z = +1.2
+    r.rows[0][nll] = Cell::Num(Some(10.0)); // their std is 0: equal
+    r.rows[1][mse] = Cell::Num(Some(3.0 - 2.5 * 2.5f64.sqrt())); // z = -2.5
+    r.rows[1][nll] = Cell::Num(None);
+    let mut fixed = r.rows[0].clone();
+    fixed[3] = text("fixed");
+    fixed[4] = text("none");
+    r.rows.push(fixed);
+    r
+}
+
+pub(super) fn run_cell<'c>(
+    c: &'c RunsComparison,
+    split: &str,
+    ck: Checkpoint,
+    dist: &str,
+    bound: &str,
+    decay: &str,
+    metric: &str,
+) -> &'c RunCompared {
+    c.rows
+        .iter()
+        .find(|r| {
+            r.split == split
+                && r.checkpoint == ck
+                && r.config.distribution.as_deref() == Some(dist)
+                && r.config.bound.as_deref() == Some(bound)
+                && r.decay.as_deref() == Some(decay)
+                && r.metric == metric
+        })
+        .unwrap_or_else(|| panic!("no cell {split} {ck:?} {dist} {bound} {decay} {metric}"))
 }

@@ -68,6 +68,14 @@ impl Summary {
         }
         s
     }
+
+    /// The line of a comparison with their per-run results (`pddlsl-runs`).
+    pub fn runs_line(&self) -> String {
+        format!(
+            "{} of {} cells within 2 std; {} cells of theirs without a result of ours; {} of ours without a run of theirs",
+            self.within, self.compared, self.missing, self.ours_only
+        )
+    }
 }
 
 /// The marker of a cell outside their mean ± 2 std.
