@@ -144,7 +144,6 @@ def fixture(split, path, runs, configs, seeds):
     out.write("# best_mse_T_X / best_nll_T_X = test metric X of the best-validation-MSE / -NLL checkpoint.\n")
     w = csv.writer(out, lineterminator="\n")
     w.writerow(COLUMNS)
-    order = {c: i for i, c in enumerate(configs)}
     key = lambda r: (r["model"], r["domain"], r["dist"], r["sigma"], r["res"], r["l"], r["train_size"],
                      r["decay"], r["exclude_self"], r["num_recursion_steps"], int(r["seed"]))
     for r in sorted(runs, key=key):
