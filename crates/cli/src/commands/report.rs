@@ -43,7 +43,8 @@ pub struct Args {
     pub against: Option<String>,
     /// With --against: only this published table (e.g. 2, 5, 12), its repeated
     /// configurations included (by default each configuration once); with
-    /// pddlsl-runs, only their split test or test2 (by default both).
+    /// pddlsl-runs, their split (test or test2) that our test split stands beside,
+    /// alone (by default both are listed and ours stands beside test2).
     #[arg(long, value_name = "ID", requires = "against")]
     pub published_table: Option<String>,
     #[command(flatten)]

@@ -8,8 +8,8 @@
 //! | sigma: learn, fixed | sigma: the same |
 //! | res: zero, ff, lmcut | residual: none, ff, lmcut |
 //! | l: lmcut, hmax, blind | bound: the same |
-//! | split test2 (`results_training2.ods`) | our test split: `grids/ijcai24.toml`'s test split is the code's test2 |
-//! | split test (`results_training.ods`) | none: their `test` is their validation instances, which we never evaluate on |
+//! | split test2 (`results_training2.ods`) | our test split, by default: `grids/ijcai24.toml`'s test split is the code's test2 |
+//! | split test (`results_training.ods`) | our test split with `--published-table test`: `grids/ijcai24-linear-test.toml`'s test split is the code's test (their validation instances) |
 //! | checkpoint best_mse (`best_mse_T_*`) | ours: evaluate jobs load the best-MSE checkpoint |
 //! | checkpoint best_nll (`best_nll_T_*`) | none |
 //! | `*_T_mse`, `*_T_nll` | mse_mean, nll_mean (over our seeds) |
@@ -27,8 +27,13 @@
 use super::fixture::Config;
 use super::runs::{Checkpoint, RunConfig};
 
-/// Their split our test split is compared with.
-pub const OUR_SPLIT: &str = "test2";
+/// Their split our test split is compared with unless told otherwise.
+pub const DEFAULT_SPLIT: &str = "test2";
+
+/// Their split our test split is compared with: `only` (`--published-table`), or [`DEFAULT_SPLIT`].
+pub fn ours_split(only: Option<&str>) -> &str {
+    only.unwrap_or(DEFAULT_SPLIT)
+}
 
 /// Their checkpoint our evaluations are compared with.
 pub const OUR_CHECKPOINT: Checkpoint = Checkpoint::BestMse;
@@ -69,9 +74,10 @@ pub fn config(c: &RunConfig) -> Config {
 
 /// Why no result of ours can stand beside this cell of theirs, or None
 /// where one can (then it is looked for in our report).
-pub fn no_counterpart(split: &str, checkpoint: Checkpoint, c: &RunConfig) -> Option<String> {
-    if split != OUR_SPLIT {
-        return Some(format!("their split {split}: ours is compared with {OUR_SPLIT}"));
+/// `ours_split`: their split our test split stands beside ([`ours_split`]).
+pub fn no_counterpart(split: &str, ours_split: &str, checkpoint: Checkpoint, c: &RunConfig) -> Option<String> {
+    if split != ours_split {
+        return Some(format!("their split {split}: ours is compared with {ours_split}"));
     }
     if checkpoint != OUR_CHECKPOINT {
         return Some(format!("their {} checkpoint: ours is {}", checkpoint.as_str(), OUR_CHECKPOINT.as_str()));
@@ -122,11 +128,13 @@ mod tests {
             (Some("nlm"), Some("none"), Some("lmcut"))
         );
         assert_eq!((model("RR"), model("HGN"), residual("ff")), ("linear", "hgn", "ff"));
-        assert_eq!(no_counterpart("test2", Checkpoint::BestMse, &nlm()), None);
+        assert_eq!(no_counterpart("test2", "test2", Checkpoint::BestMse, &nlm()), None);
+        assert_eq!(no_counterpart("test", "test", Checkpoint::BestMse, &nlm()), None);
+        assert_eq!((ours_split(None), ours_split(Some("test"))), ("test2", "test"));
         let why = |split, ck, f: &dyn Fn(&mut RunConfig)| {
             let mut c = nlm();
             f(&mut c);
-            no_counterpart(split, ck, &c).unwrap_or_default()
+            no_counterpart(split, "test2", ck, &c).unwrap_or_default()
         };
         assert!(why("test", Checkpoint::BestMse, &|_| {}).contains("split test"));
         assert!(why("test2", Checkpoint::BestNll, &|_| {}).contains("best_nll checkpoint"));

@@ -68,6 +68,8 @@ pub struct RunCompared {
 #[derive(Debug, Clone, Serialize)]
 pub struct RunsComparison {
     pub against: String,
+    /// Their split our test split stands beside.
+    pub ours_split: String,
     /// Each sheet's source (repository, commit, file, sheet).
     pub sources: Vec<String>,
     pub rows: Vec<RunCompared>,
@@ -98,9 +100,9 @@ pub fn check_runs(runs: &Runs, kind: Table, split: Option<&str>) -> Result<(), S
 /// Puts our accuracy `report` beside their per-run results, cell by cell:
 /// every configuration of theirs (both splits, or `only_split`), both
 /// checkpoints, MSE and NLL, their mean ± std over seeds and ours where
-/// [`mapping`] says one stands beside it; then every cell of ours that no
-/// cell of theirs matched (only when their split [`mapping::OUR_SPLIT`] is
-/// compared).
+/// [`mapping`] says one stands beside it (our test split beside their
+/// `only_split`, by default [`mapping::DEFAULT_SPLIT`]); then every cell of
+/// ours that no cell of theirs matched.
 pub fn compare_runs(
     runs: &Runs,
     report: &Report,
@@ -108,6 +110,7 @@ pub fn compare_runs(
     only_split: Option<&str>,
 ) -> Result<RunsComparison, String> {
     check_runs(runs, report.table, only_split)?;
+    let ours_split = mapping::ours_split(only_split);
     let cols = Columns { report };
     let mut rows = vec![];
     // Our (row, metric) cells that a cell of theirs matched.
@@ -128,7 +131,7 @@ pub fn compare_runs(
                     let theirs = run_value(&stat);
                     let mean_col = format!("{metric}_mean");
                     let std_col = format!("{metric}_std");
-                    let found = match mapping::no_counterpart(&sheet.split, checkpoint, their) {
+                    let found = match mapping::no_counterpart(&sheet.split, ours_split, checkpoint, their) {
                         Some(why) => Err(why),
                         None if cols.index(&mean_col).is_none() => {
                             Err(format!("our accuracy table has no column {mean_col}"))
@@ -164,42 +167,49 @@ pub fn compare_runs(
             }
         }
     }
-    if only_split.is_none_or(|s| s == mapping::OUR_SPLIT) {
-        for (i, row) in report.rows.iter().enumerate() {
-            let text = |name: &str| cols.text(row, name).map(str::to_string);
-            if text("model").is_none() {
-                continue; // a baseline's row: not a run
+    for (i, row) in report.rows.iter().enumerate() {
+        let text = |name: &str| cols.text(row, name).map(str::to_string);
+        let config = Config {
+            domain: text("domain").unwrap_or_default(),
+            model: text("model"),
+            distribution: text("distribution"),
+            sigma: text("sigma"),
+            residual: text("residual"),
+            bound: text("bound"),
+            estimate: None,
+        };
+        if config.model.is_none() || !passes(&config, filter) {
+            continue; // a baseline's row (not a run), or filtered out
+        }
+        for (m, metric) in runs::METRICS.iter().enumerate() {
+            let ours = cols.ours(row, &format!("{metric}_mean"), Some(&format!("{metric}_std")));
+            if used[i][m] || ours.is_none() {
+                continue;
             }
-            for (m, metric) in runs::METRICS.iter().enumerate() {
-                let ours = cols.ours(row, &format!("{metric}_mean"), Some(&format!("{metric}_std")));
-                if used[i][m] || ours.is_none() {
-                    continue;
-                }
-                rows.push(RunCompared {
-                    split: mapping::OUR_SPLIT.to_string(),
-                    checkpoint: mapping::OUR_CHECKPOINT,
-                    config: Config {
-                        domain: text("domain").unwrap_or_default(),
-                        model: text("model"),
-                        distribution: text("distribution"),
-                        sigma: text("sigma"),
-                        residual: text("residual"),
-                        bound: text("bound"),
-                        estimate: None,
-                    },
-                    train_size: None,
-                    decay: None,
-                    exclude_self: None,
-                    recursion_steps: None,
-                    metric: metric.to_string(),
-                    ours,
-                    theirs: None,
-                    theirs_n: None,
-                    z: None,
-                    verdict: Verdict::OursOnly,
-                    note: Some("no configuration of theirs maps onto this one".into()),
-                });
-            }
+            rows.push(RunCompared {
+                split: ours_split.to_string(),
+                checkpoint: mapping::OUR_CHECKPOINT,
+                config: Config {
+                    domain: text("domain").unwrap_or_default(),
+                    model: text("model"),
+                    distribution: text("distribution"),
+                    sigma: text("sigma"),
+                    residual: text("residual"),
+                    bound: text("bound"),
+                    estimate: None,
+                },
+                train_size: None,
+                decay: None,
+                exclude_self: None,
+                recursion_steps: None,
+                metric: metric.to_string(),
+                ours,
+                theirs: None,
+                theirs_n: None,
+                z: None,
+                verdict: Verdict::OursOnly,
+                note: Some("no configuration of theirs maps onto this one".into()),
+            });
         }
     }
     let mut summary = Summary::default();
@@ -216,7 +226,15 @@ pub fn compare_runs(
         .filter(|s| only_split.is_none_or(|o| o == s.split))
         .map(|s| format!("{}: {}", s.split, s.source))
         .collect();
-    Ok(RunsComparison { against: runs::NAME.to_string(), sources, rows, summary, by_domain, by_metric })
+    Ok(RunsComparison {
+        against: runs::NAME.to_string(),
+        ours_split: ours_split.to_string(),
+        sources,
+        rows,
+        summary,
+        by_domain,
+        by_metric,
+    })
 }
 
 /// Our report's columns by name, and how to read a row's configuration.
@@ -564,13 +582,30 @@ mod tests {
     fn runs_select_a_split_and_a_filter_and_refuse_planning() {
         let runs = their_runs();
         let c = compare_runs(&runs, &our_accuracy(), &Filter::default(), Some("test")).unwrap();
-        assert_eq!(c.rows.len(), 4, "their test split alone: no cell of ours is compared, none listed as ours only");
-        assert!(c.rows.iter().all(|r| r.verdict == Verdict::NoResult));
+        // Ours beside their test split (one run there: no std, judged by the sheets' digits).
+        assert_eq!(c.ours_split, "test");
+        let verdicts: Vec<(&str, Checkpoint, &str, Verdict)> =
+            c.rows.iter().map(|r| (r.split.as_str(), r.checkpoint, r.metric.as_str(), r.verdict)).collect();
+        let (best, bnll) = (Checkpoint::BestMse, Checkpoint::BestNll);
+        assert_eq!(
+            verdicts,
+            [
+                ("test", best, "mse", Verdict::Outside),
+                ("test", best, "nll", Verdict::Outside),
+                ("test", bnll, "mse", Verdict::NoResult),
+                ("test", bnll, "nll", Verdict::NoResult),
+                ("test", best, "mse", Verdict::OursOnly),
+                ("test", best, "mse", Verdict::OursOnly),
+                ("test", best, "nll", Verdict::OursOnly),
+            ]
+        );
+        assert!(c.rows[0].note.as_deref().unwrap().starts_with("no published std"), "{:?}", c.rows[0]);
         assert_eq!(c.sources, ["test: their test"]);
         let f = Filter { bound: Some("hmax".into()), ..Filter::default() };
         let c = compare_runs(&runs, &our_accuracy(), &f, Some("test2")).unwrap();
         assert!(c.rows.iter().filter(|r| r.theirs.is_some()).all(|r| r.config.bound.as_deref() == Some("hmax")));
         assert_eq!(c.rows.iter().filter(|r| r.theirs.is_some()).count(), 4);
+        assert!(c.rows.is_empty() || c.rows.iter().all(|r| r.config.bound.as_deref() == Some("hmax")), "ours only too");
         let err = compare_runs(&runs, &planning(), &Filter::default(), None).unwrap_err();
         assert!(err.contains("use --table accuracy"), "{err}");
         assert!(check_runs(&runs, Table::Accuracy, Some("test3")).unwrap_err().contains("no split test3"));

@@ -257,7 +257,7 @@ pub fn render_runs(c: &RunsComparison, format: Format) -> Result<String, String>
                 c.against,
                 c.sources.join("; "),
                 mapping::OUR_CHECKPOINT.as_str(),
-                mapping::OUR_SPLIT,
+                c.ours_split,
             );
             cols.extend(["ours", "n", "theirs", "n", "z", ""]);
             let rows: Vec<Vec<String>> = c
@@ -370,10 +370,7 @@ mod tests {
             .lines()
             .find(|l| l.starts_with("test2,best_mse,gripper,nlm,gaussian,learn,ff,lmcut,400,0,False,,mse,"))
             .unwrap();
-        assert!(
-            d0.ends_with(",,,,3,1.5811388300841898,5,,no_result,their variant decay 0: not one we run"),
-            "{d0}"
-        );
+        assert!(d0.ends_with(",,,,3,1.5811388300841898,5,,no_result,their variant decay 0: not one we run"), "{d0}");
         let ours_only = csv.lines().find(|l| l.contains(",ours_only,")).unwrap();
         assert!(
             ours_only.starts_with("test2,best_mse,gripper,nlm,gaussian,fixed,none,lmcut,,,,,mse,4.897"),
