@@ -137,8 +137,8 @@ def check(split, path, runs):
 
 def fixture(split, path, runs, configs, seeds):
     out = io.StringIO()
-    out.write(f"# The authors' per-run test accuracy, split {split}: {REPO} at {COMMIT},\n")
-    out.write(f"# {path}, sheet \"results\", every row; written by tools/reference/pddlsl_runs.py.\n")
+    out.write(f"# {REPO} at {COMMIT}, {path}, sheet \"results\": the authors' per-run test accuracy, split {split}.\n")
+    out.write("# Every row, written by tools/reference/pddlsl_runs.py.\n")
     out.write(f"# {len(runs)} runs: {len(configs)} configurations x seeds {' '.join(seeds)}.\n")
     out.write("# Their names: model RR = linear; res zero = no residual; l = the lower bound;\n")
     out.write("# best_mse_T_X / best_nll_T_X = test metric X of the best-validation-MSE / -NLL checkpoint.\n")

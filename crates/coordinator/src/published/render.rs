@@ -393,7 +393,7 @@ mod tests {
         };
         assert_eq!(c.sources.len(), 1);
         assert!(
-            c.sources[0].starts_with("test2: The authors' per-run test accuracy, split test2: IBM/pddlsl at b4c807a"),
+            c.sources[0].starts_with("test2: IBM/pddlsl at b4c807ad2ed7f52443c590dc31bd0ed347a21e0c, experiments/results_training2.ods, sheet \"results\""),
             "{:?}",
             c.sources
         );

@@ -281,7 +281,12 @@ mod tests {
         let splits: Vec<(&str, usize)> = runs.sheets.iter().map(|s| (s.split.as_str(), s.runs.len())).collect();
         assert_eq!(splits, [("test", 2400), ("test2", 1920)]);
         for s in &runs.sheets {
-            assert!(s.source.contains("IBM/pddlsl at b4c807ad2ed7f52443c590dc31bd0ed347a21e0c"), "{}", s.source);
+            assert!(
+                s.source.starts_with("IBM/pddlsl at b4c807ad2ed7f52443c590dc31bd0ed347a21e0c, experiments/"),
+                "{}",
+                s.source
+            );
+            assert!(s.source.ends_with(&format!("split {}.", s.split)), "{}", s.source);
             for (c, rs) in s.configurations() {
                 let mut seeds: Vec<u32> = rs.iter().map(|r| r.seed).collect();
                 seeds.sort();
