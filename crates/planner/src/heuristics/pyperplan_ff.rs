@@ -31,7 +31,7 @@ use std::collections::BinaryHeap;
 
 use super::{per_state_heuristic, HeuristicInfo, DEAD_END};
 use crate::state::for_each_fact;
-use crate::task::Task;
+use crate::task::{OpId, Task};
 
 pub static FF_PYPERPLAN: HeuristicInfo = HeuristicInfo {
     name: "ff-pyperplan",
@@ -140,7 +140,23 @@ impl FfPyperplan {
         }
     }
 
+    /// `hFFHeuristic.__call__`: the search-time value.
     pub fn value(&mut self, state: &[u64]) -> f64 {
+        self.evaluate_relaxed(state, true, None)
+    }
+
+    /// `hFFHeuristic.calc_h_with_plan` (relaxation.py:389-421), which the
+    /// authors' linear model reads its features from
+    /// (`pyperplan_heuristic_gomoluch.py:42`): the same value, except that
+    /// this forward pass has no start fact, so operators without
+    /// preconditions never fire. Writes the relaxed plan's operators into
+    /// `plan` (cleared first; in no particular order, as pyperplan's is a set).
+    pub fn value_with_plan(&mut self, state: &[u64], plan: &mut Vec<OpId>) -> f64 {
+        plan.clear();
+        self.evaluate_relaxed(state, false, Some(plan))
+    }
+
+    fn evaluate_relaxed(&mut self, state: &[u64], with_start: bool, mut plan: Option<&mut Vec<OpId>>) -> f64 {
         let start = (self.dist.len() - 1) as u32;
         self.dist.fill(INF);
         self.achiever.fill(NONE);
@@ -153,7 +169,9 @@ impl FfPyperplan {
         let mut tie = 0u64;
         // The start fact is pushed at distance 0 (its own distance stays
         // infinite, as pyperplan's does), then the state's facts.
-        self.heap.push(Reverse((0, tie, start)));
+        if with_start {
+            self.heap.push(Reverse((0, tie, start)));
+        }
         for_each_fact(state, |f| {
             self.dist[f as usize] = 0;
             tie += 1;
@@ -213,6 +231,9 @@ impl FfPyperplan {
             if !self.in_plan[op as usize] {
                 self.in_plan[op as usize] = true;
                 count += 1;
+                if let Some(p) = plan.as_deref_mut() {
+                    p.push(op);
+                }
             }
         }
         count as f64
