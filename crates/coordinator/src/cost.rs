@@ -58,7 +58,7 @@ impl JobClass {
                 let model = job.inputs.first().and_then(|k| models.get(k)).cloned().unwrap_or_default();
                 (domain.clone(), model, 1.0, None)
             }
-            JobSpec::Plan { domain, heuristic, limits } => {
+            JobSpec::Plan { domain, heuristic, limits, .. } => {
                 let group = match heuristic {
                     PlanHeuristic::Classical { name } => name.clone(),
                     PlanHeuristic::Learned { .. } => {

@@ -207,6 +207,7 @@ pub fn expand(grid: &Grid) -> Expansion {
                         domain: domain.clone(),
                         heuristic: PlanHeuristic::Classical { name: name.clone() },
                         limits: plan_limits,
+                        planning: grid.planning,
                     };
                     out.add(&mut seen, Job::new(spec, vec![inst.clone()]));
                 }
@@ -252,6 +253,7 @@ pub fn expand(grid: &Grid) -> Expansion {
                                                 domain: domain.clone(),
                                                 heuristic: PlanHeuristic::Learned { clip, model: Some(model) },
                                                 limits: plan_limits,
+                                                planning: grid.planning,
                                             };
                                             out.add(&mut seen, Job::new(plan, vec![tk.clone(), inst.clone()]));
                                         }

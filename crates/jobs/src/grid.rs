@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use planner::generate::{self as generators, DomainInfo, Generator, Kind, Param, ParamValues, Params, Value};
-use planner::heuristics::ResidualBase;
+use planner::heuristics::{Definitions, ResidualBase};
+use planner::search::Greedy;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
@@ -274,6 +275,31 @@ impl Default for SolveLimits {
             skip_after_failed_seeds: None,
             skip_after_easier_failed: true,
         }
+    }
+}
+
+/// How plan jobs search (`[planning]`): which greedy search counts the
+/// evaluations, and whose definitions compute the classical heuristics
+/// (baselines, a model's bound and residual, the linear model's features).
+/// Carried by every plan job, and absent from its key where it is the
+/// default, so the keys of grids without it did not change.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Planning {
+    /// `"hfarm"` (the default) or `"pddlsl"`: the authors' GBFS
+    /// (`custom_pyperplan/a_star.py`), whose evaluation counts their tables print.
+    #[serde(default, skip_serializing_if = "Greedy::is_default")]
+    pub search: Greedy,
+    /// `"hfarm"` (the default: Fast Downward's definitions, which labels
+    /// carry) or `"pyperplan"`: the authors' planning-time hFF and LM-cut
+    /// (`experiments/plan.py:34-49`).
+    #[serde(default, skip_serializing_if = "Definitions::is_default")]
+    pub heuristics: Definitions,
+}
+
+impl Planning {
+    pub fn is_default(&self) -> bool {
+        *self == Planning::default()
     }
 }
 
@@ -655,6 +681,9 @@ pub struct Grid {
     pub instances: Instances,
     #[serde(default)]
     pub limits: Limits,
+    /// How plan jobs search and compute their classical heuristics.
+    #[serde(default)]
+    pub planning: Planning,
     pub baselines: Option<Baselines>,
     /// Blocks of learning axes, each crossed on its own (`[[learning]]`):
     /// a main grid plus ablations, without crossing the ablations together.

@@ -4,7 +4,7 @@ use planner::generate::Params;
 use serde::{Deserialize, Serialize};
 
 use crate::graphlearn::{Adjustment, BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams};
-use crate::grid::{Bound, Distribution, Instances, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
+use crate::grid::{Bound, Distribution, Instances, Model, PlanLimits, Planning, Residual, Sigma, SolveLimits, Split};
 use crate::likely::{Preset, Rule, SearchLimits};
 use crate::JobKey;
 
@@ -68,7 +68,13 @@ pub enum JobSpec {
     Label { domain: String, split: Split },
     /// Greedy best-first search on one test instance. Inputs: the generate
     /// job, preceded by the train job for a learned heuristic.
-    Plan { domain: String, heuristic: PlanHeuristic, limits: PlanLimits },
+    Plan {
+        domain: String,
+        heuristic: PlanHeuristic,
+        limits: PlanLimits,
+        #[serde(default, skip_serializing_if = "Planning::is_default")]
+        planning: Planning,
+    },
     /// Train one model. Inputs: the label jobs of the train and validation splits.
     Train {
         domain: String,

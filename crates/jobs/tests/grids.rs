@@ -166,8 +166,13 @@ fn the_papers_grid_has_the_papers_size() {
     // residual lmcut 2 + 1 = 41). 4 x 100 x (2 + 5 x 41) = 82,800.
     assert_eq!(c[&JobKind::Plan], 4 * 100 * (2 + 5 * (12 + 24 + 2 + 3)));
     assert_eq!(e.jobs.len(), 89_048);
-    // The authors' instances: their generators, every split from the same seeds, every slot tried.
+    // The authors' instances: their generators, every split from the same seeds, every slot tried;
+    // their search and planning-time heuristics.
     for j in &e.jobs {
+        if let jobs::JobSpec::Plan { planning, .. } = &j.spec {
+            assert_eq!(planning.search, planner::search::Greedy::Pddlsl);
+            assert_eq!(planning.heuristics, planner::heuristics::Definitions::Pyperplan);
+        }
         if let jobs::JobSpec::Generate { instances, limits, .. } = &j.spec {
             assert_eq!(instances.generator, planner::generate::Generator::PddlGenerators);
             assert_eq!(instances.splits, jobs::grid::Splits::Shared);

@@ -78,6 +78,7 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
         domain: "gripper".into(),
         heuristic: PlanHeuristic::Classical { name: "ff".into() },
         limits: PlanLimits::default(),
+        planning: Default::default(),
     };
     assert_eq!(
         serde_json::to_string(&classical).unwrap(),
@@ -88,6 +89,7 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
         domain: "gripper".into(),
         heuristic: PlanHeuristic::Learned { clip: Some(Bound::new("lmcut").unwrap()), model: None },
         limits: PlanLimits::default(),
+        planning: Default::default(),
     };
     // Specs stored before plan jobs carried their model keep their keys.
     assert_eq!(key(learned, &[gen, gen]), "723f324efbeb777b7046295ede4f3991");
@@ -95,6 +97,7 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
         domain: "gripper".into(),
         heuristic: PlanHeuristic::Learned { clip: None, model: Some(Model::Nlm) },
         limits: PlanLimits::default(),
+        planning: Default::default(),
     };
     assert_eq!(
         serde_json::to_string(&routed).unwrap(),
@@ -105,6 +108,7 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
         domain: "gripper".into(),
         heuristic: PlanHeuristic::Learned { clip: None, model: Some(Model::Linear) },
         limits: PlanLimits::default(),
+        planning: Default::default(),
     };
     assert_eq!(linear.resource(), Resource::Cpu);
 }

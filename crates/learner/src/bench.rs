@@ -364,7 +364,7 @@ pub fn plan_many_speed(
 
     let shared = load()?;
     let start = Instant::now();
-    let (many, shared_passes) = crate::many::gbfs_many(&shared, dom, &problems, None, limits)?;
+    let (many, shared_passes) = crate::many::gbfs_many(&shared, dom, &problems, None, limits, Default::default())?;
     sync(device);
     let batched_s = start.elapsed().as_secs_f64();
 

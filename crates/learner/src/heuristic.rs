@@ -10,8 +10,12 @@
 //! node is expanded. Rounded, a search gives the same result alone or among
 //! many, except where a value falls within an ulp of a rounding boundary.
 
-use planner::heuristics::{FeatureValues, Heuristic, RelaxedPlanFeatures, StateBatch, DEAD_END};
+use planner::heuristics::{
+    Definitions, FeatureValues, FfPyperplan, GoalCount, Heuristic, RelaxedPlanFeatures, StateBatch, DEAD_END,
+};
 use planner::pddl::Domain;
+use planner::search::Greedy;
+use planner::task::OpId;
 use planner::Task;
 use std::sync::Arc;
 
@@ -31,13 +35,72 @@ enum Eval {
     Shared(crate::many::Client),
 }
 
+/// How a learned heuristic's searches run: which greedy search, and whose
+/// definitions compute the model's classical inputs (its bound, residual and
+/// the linear model's features). The default is ours; the authors' planning
+/// is `Greedy::Pddlsl` with `Definitions::Pyperplan`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchMode {
+    pub greedy: Greedy,
+    pub definitions: Definitions,
+}
+
+/// The linear model's features of a state.
+enum Features {
+    /// Ours: hFF's relaxed plan and the state's goal count, as labels have them.
+    Hfarm(RelaxedPlanFeatures),
+    /// As the authors' planning computes them (`pyperplan_heuristic_gomoluch.py`):
+    /// pyperplan's `calc_h_with_plan` and its relaxed plan's deletes, and the
+    /// goal count of the task's initial state for every state (l. 38:
+    /// `len(task.goals - task.initial_state)`), although training read each
+    /// state's own.
+    Pyperplan { ff: FfPyperplan, root_goal_count: f64, plan: Vec<OpId> },
+}
+
+impl Features {
+    fn new(task: &Task, definitions: Definitions) -> Features {
+        match definitions {
+            Definitions::Hfarm => Features::Hfarm(RelaxedPlanFeatures::new(task)),
+            Definitions::Pyperplan => Features::Pyperplan {
+                ff: FfPyperplan::new(task),
+                root_goal_count: GoalCount::new(task).value(&planner::state::initial_state(task)),
+                plan: vec![],
+            },
+        }
+    }
+
+    /// None at a relaxed dead end.
+    fn of(&mut self, task: &Task, state: &[u64]) -> Option<FeatureValues> {
+        match self {
+            Features::Hfarm(f) => f.features(state),
+            Features::Pyperplan { ff, root_goal_count, plan } => {
+                let h = ff.value_with_plan(state, plan);
+                if !h.is_finite() {
+                    return None;
+                }
+                let deletes: usize = plan.iter().map(|&o| task.operators[o as usize].del.len()).sum();
+                let mean = if plan.is_empty() { 0.0 } else { deletes as f64 / plan.len() as f64 };
+                Some(FeatureValues {
+                    goal_count: *root_goal_count,
+                    ff: h,
+                    deletes_ignored: deletes as f64,
+                    mean_deletes_ignored: mean,
+                })
+            }
+        }
+    }
+}
+
 pub struct LearnedHeuristic {
     eval: Eval,
     domain: Domain,
     instance: Arc<InstanceInput>,
     lower: Option<Box<dyn Heuristic>>,
     residual: Option<Box<dyn Heuristic>>,
-    features: Option<RelaxedPlanFeatures>,
+    features: Option<Features>,
+    /// The configuration's bound and residual, by name, to rebuild them
+    /// under other definitions ([`LearnedHeuristic::use_definitions`]).
+    inputs: (Option<&'static str>, Option<&'static str>),
     clip: bool,
     name: String,
     /// Forward passes made (one per evaluated batch).
@@ -88,7 +151,8 @@ impl LearnedHeuristic {
         }
         let lower = config.lower.map(|h| h.build(&task));
         let residual = config.residual.map(|h| h.build(&task));
-        let features = (config.model == ModelKind::Linear).then(|| RelaxedPlanFeatures::new(&task));
+        let features = (config.model == ModelKind::Linear).then(|| Features::new(&task, Definitions::Hfarm));
+        let inputs = (config.lower.map(|h| h.name()), config.residual.map(|h| h.name()));
         let instance = Arc::new(Encoder { shape: &config.shape, domain: &domain }.prepare(task, &problem)?);
         if let Eval::Shared(c) = &eval {
             c.register(instance.clone());
@@ -103,7 +167,35 @@ impl LearnedHeuristic {
             if clip { "+clip" } else { "" }
         )
         .to_lowercase();
-        Ok(LearnedHeuristic { eval, domain, instance, lower, residual, features, clip, name, forward_passes: 0 })
+        Ok(LearnedHeuristic {
+            eval,
+            domain,
+            instance,
+            lower,
+            residual,
+            features,
+            inputs,
+            clip,
+            name,
+            forward_passes: 0,
+        })
+    }
+
+    /// Computes the model's classical inputs under `definitions` from now
+    /// on (ours at construction).
+    pub fn use_definitions(&mut self, definitions: Definitions) {
+        let task = &self.instance.task;
+        let build = |name: Option<&str>| {
+            name.map(|n| {
+                let info = definitions.resolve(n).expect("a configuration's heuristics are registered");
+                (info.build)(task)
+            })
+        };
+        self.lower = build(self.inputs.0);
+        self.residual = build(self.inputs.1);
+        if self.features.is_some() {
+            self.features = Some(Features::new(task, definitions));
+        }
     }
 
     pub fn task(&self) -> &Task {
@@ -156,7 +248,7 @@ impl Heuristic for LearnedHeuristic {
         for (k, s) in batch.iter().enumerate() {
             let (low, res) = (all_lows[k], all_ress[k]);
             let feats: Option<FeatureValues> = match self.features.as_mut() {
-                Some(f) => f.features(s),
+                Some(f) => f.of(&self.instance.task, s),
                 None => Some(FeatureValues::default()),
             };
             // A dead end by any of the model's inputs is a dead end.

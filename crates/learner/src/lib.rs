@@ -27,7 +27,7 @@ pub mod train;
 
 pub use config::{Family, LowerBound, ModelConfig, ModelKind, ResidualBase, SigmaMode, TrainConfig};
 pub use data::{Dataset, LabelledInstance, Sample};
-pub use heuristic::LearnedHeuristic;
+pub use heuristic::{LearnedHeuristic, SearchMode};
 pub use predictor::Predictor;
 pub use prepare::Axes;
 

@@ -15,11 +15,11 @@ use std::sync::mpsc;
 use std::sync::Arc;
 
 use planner::pddl::Domain;
-use planner::search::{gbfs, Limits, SearchResult};
+use planner::search::{Limits, SearchResult};
 
 use crate::config::LowerBound;
 use crate::encode::{InstanceInput, StateInput};
-use crate::heuristic::{estimates, LearnedHeuristic};
+use crate::heuristic::{estimates, LearnedHeuristic, SearchMode};
 use crate::prepare::parse_domain;
 use crate::{LearnError, Predictor};
 
@@ -78,6 +78,7 @@ pub fn gbfs_many(
     problems: &[String],
     clip: Option<LowerBound>,
     limits: Limits,
+    mode: SearchMode,
 ) -> Result<(Vec<Outcome>, u64), LearnError> {
     let domain = parse_domain(domain_pddl)?;
     let (tx, rx) = mpsc::channel::<Msg>();
@@ -98,8 +99,9 @@ pub fn gbfs_many(
                 let config = config.clone();
                 scope.spawn(move || -> Outcome {
                     let mut h = LearnedHeuristic::shared(config, client, domain_pddl, problem, clip)?;
+                    h.use_definitions(mode.definitions);
                     let task = h.task().clone();
-                    Ok(gbfs(&task, &mut h, limits))
+                    Ok(mode.greedy.run(&task, &mut h, limits))
                 })
             })
             .collect();

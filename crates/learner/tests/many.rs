@@ -35,7 +35,7 @@ fn shared_forward_passes_give_each_search_its_own_result() {
         .map(|(k, &b)| generate(&Params::Gripper { balls: b }, 100 + k as u64).unwrap())
         .collect();
     let limits = Limits::new(Some(300), None, None);
-    let (many, passes) = gbfs_many(&predictor, domain, &problems, None, limits).unwrap();
+    let (many, passes) = gbfs_many(&predictor, domain, &problems, None, limits, Default::default()).unwrap();
     let mut alone_passes = 0;
     for (problem, shared) in problems.iter().zip(many) {
         let shared = shared.unwrap();

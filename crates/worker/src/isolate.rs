@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use jobs::grid::{Instances, PlanLimits, SolveLimits, Split};
+use jobs::grid::{Instances, PlanLimits, Planning, SolveLimits, Split};
 use planner::generate::Params;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -54,7 +54,14 @@ pub enum Task {
     /// Label every state of an optimal plan (`kinds::label`).
     Label { domain_pddl: String, problem_pddl: String, plan: Vec<String> },
     /// Greedy planning with a classical heuristic (`kinds::plan`).
-    PlanClassical { domain_pddl: String, problem_pddl: String, heuristic: String, limits: PlanLimits },
+    PlanClassical {
+        domain_pddl: String,
+        problem_pddl: String,
+        heuristic: String,
+        limits: PlanLimits,
+        #[serde(default)]
+        planning: Planning,
+    },
     /// Greedy planning with a trained model (`kinds::plan`).
     PlanLearned {
         config: learner::ModelConfig,
@@ -63,6 +70,8 @@ pub enum Task {
         problem_pddl: String,
         clip: Option<learner::LowerBound>,
         limits: PlanLimits,
+        #[serde(default)]
+        planning: Planning,
     },
     /// Exercises the isolation itself: allocate and touch `allocate_mib`,
     /// sleep, maybe panic (the isolation tests; a worker's self-check).
@@ -80,11 +89,11 @@ impl Task {
             Task::Label { domain_pddl, problem_pddl, plan } => {
                 json(planner::label::label(&domain_pddl, &problem_pddl, &plan))
             }
-            Task::PlanClassical { domain_pddl, problem_pddl, heuristic, limits } => {
-                json(plan::plan_classical(&domain_pddl, &problem_pddl, &heuristic, &limits))
+            Task::PlanClassical { domain_pddl, problem_pddl, heuristic, limits, planning } => {
+                json(plan::plan_classical(&domain_pddl, &problem_pddl, &heuristic, &limits, planning))
             }
-            Task::PlanLearned { config, weights, domain_pddl, problem_pddl, clip, limits } => {
-                json(plan::plan_learned(config, &weights, &domain_pddl, &problem_pddl, clip, &limits))
+            Task::PlanLearned { config, weights, domain_pddl, problem_pddl, clip, limits, planning } => {
+                json(plan::plan_learned(config, &weights, &domain_pddl, &problem_pddl, clip, &limits, planning))
             }
             Task::Probe { allocate_mib, sleep_s, panic } => {
                 let mut kept: Vec<Vec<u8>> = vec![];

@@ -187,6 +187,34 @@ const NAME_ARRAY: [&str; ALL.len()] = {
     names
 };
 
+/// Whose definitions of the classical heuristics a planning run computes:
+/// ours (Fast Downward's, which labels carry), or pyperplan's, as the
+/// authors' planning computes hFF and LM-cut for baselines, bounds,
+/// residuals and the linear model's features (`experiments/plan.py:34-49`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Definitions {
+    #[default]
+    Hfarm,
+    Pyperplan,
+}
+
+impl Definitions {
+    pub fn is_default(&self) -> bool {
+        *self == Definitions::Hfarm
+    }
+
+    /// The heuristic to compute for `name` under these definitions: its
+    /// pyperplan counterpart where it has one (hFF, LM-cut; hmax and blind
+    /// have no ties to break, so they are the same), else itself.
+    pub fn resolve(self, name: &str) -> Option<&'static HeuristicInfo> {
+        match self {
+            Definitions::Hfarm => info(name),
+            Definitions::Pyperplan => pyperplan_counterpart(name).or_else(|| info(name)),
+        }
+    }
+}
+
 /// The classical heuristics' names, in [`ALL`]'s order.
 pub const NAMES: &[&str] = &NAME_ARRAY;
 

@@ -16,6 +16,43 @@ pub use gbfs_pddlsl::gbfs_pddlsl;
 
 use std::time::{Duration, Instant};
 
+use crate::heuristics::Heuristic;
+
+/// Which greedy best-first search a planning run uses. They find plans
+/// alike but count evaluations differently, so under an evaluation budget
+/// (the paper's 10^4) they solve and report differently.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Greedy {
+    /// [`gbfs`]: goal test on expansion, each new state evaluated once, no
+    /// reopening.
+    #[default]
+    Hfarm,
+    /// [`gbfs_pddlsl`]: the authors' `a_star.py`, whose counts their tables print.
+    Pddlsl,
+}
+
+impl Greedy {
+    pub fn is_default(&self) -> bool {
+        *self == Greedy::Hfarm
+    }
+
+    /// The search's name, as `hfarm plan --search` and `plan_runs.search` have it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Greedy::Hfarm => "gbfs",
+            Greedy::Pddlsl => "gbfs-pddlsl",
+        }
+    }
+
+    pub fn run(self, task: &Task, heuristic: &mut dyn Heuristic, limits: Limits) -> SearchResult {
+        match self {
+            Greedy::Hfarm => gbfs(task, heuristic, limits),
+            Greedy::Pddlsl => gbfs_pddlsl(task, heuristic, limits),
+        }
+    }
+}
+
 use crate::task::{OpId, Task};
 
 /// How a search ended.

@@ -44,7 +44,9 @@ pub async fn execute(
             generate::run(&ctx, domain, split, params, seed, limits, instances).await
         }
         JobSpec::Label { .. } => label::run(&ctx).await,
-        JobSpec::Plan { domain, heuristic, limits } => plan::run(&ctx, domain, heuristic, limits).await,
+        JobSpec::Plan { domain, heuristic, limits, planning } => {
+            plan::run(&ctx, domain, heuristic, limits, planning).await
+        }
         JobSpec::Train { domain, model, distribution, sigma, bound, residual, seed, steps, train_instances } => {
             let axes = crate::learned::axes(model, distribution, sigma, bound, residual);
             train::run(&ctx, domain, axes, seed, steps, train_instances).await

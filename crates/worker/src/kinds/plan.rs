@@ -3,11 +3,10 @@
 //! evaluation budget. A worker may claim many learned plan jobs of one
 //! model at once (`run_group`): their searches share forward passes.
 
-use jobs::grid::PlanLimits;
+use jobs::grid::{PlanLimits, Planning};
 use jobs::spec::PlanHeuristic;
 use jobs::JobSpec;
-use planner::heuristics;
-use planner::search::{gbfs, Limits, SearchStatus};
+use planner::search::{Limits, SearchStatus};
 use schema::lifecycle::Claimed;
 use schema::training::Tag;
 use schema::PgPool;
@@ -21,6 +20,7 @@ pub async fn run(
     domain: String,
     heuristic: PlanHeuristic,
     limits: PlanLimits,
+    planning: Planning,
 ) -> Result<bool, JobError> {
     // The instance is the last input; a learned heuristic's train job comes first.
     let input = ctx.job.inputs.last().ok_or_else(|| failed("plan job without instance"))?.clone();
@@ -31,14 +31,14 @@ pub async fn run(
     let started = std::time::Instant::now();
     let (finished, name, model) = match heuristic {
         PlanHeuristic::Classical { name } => {
-            let task = Task::PlanClassical { domain_pddl, problem_pddl, heuristic: name.clone(), limits };
+            let task = Task::PlanClassical { domain_pddl, problem_pddl, heuristic: name.clone(), limits, planning };
             let finished = ctx.isolation.run::<PlanRun>(task, bounds).await?;
             (finished.map(|run| (run, None)), name, None)
         }
         PlanHeuristic::Learned { clip, .. } => {
             let model = ctx.input(0, "model")?.to_string();
             let (config, weights) = learned::checkpoint(ctx.pool, &model, Tag::BestMse).await?;
-            let task = Task::PlanLearned { config, weights, domain_pddl, problem_pddl, clip, limits };
+            let task = Task::PlanLearned { config, weights, domain_pddl, problem_pddl, clip, limits, planning };
             let finished = ctx.isolation.run::<(PlanRun, u64)>(task, bounds).await?;
             let name = if clip.is_some() { "learned+clip" } else { "learned" };
             (finished.map(|(run, passes)| (run, Some(passes))), name.to_string(), Some(model))
@@ -50,7 +50,7 @@ pub async fn run(
         Finished::MemoryLimit => (PlanRun::stopped(SearchStatus::MemoryLimit, &limits, started), None),
         Finished::TimeLimit => (PlanRun::stopped(SearchStatus::TimeLimit, &limits, started), None),
     };
-    let row = run.row(input, domain, name, &limits, model, passes);
+    let row = run.row(input, domain, name, (&limits, planning), model, passes);
     let mut tx = ctx.begin().await?;
     schema::results::insert_plan_run(&mut tx, ctx.key(), &row).await?;
     ctx.complete(tx).await
@@ -79,7 +79,7 @@ pub async fn run_group(pool: &PgPool, worker: &str, jobs: &[Claimed]) -> Vec<Res
                     instance,
                     searched.domain.clone(),
                     searched.name.clone(),
-                    &searched.limits,
+                    (&searched.limits, searched.planning),
                     Some(searched.model.clone()),
                     None,
                 );
@@ -97,13 +97,16 @@ struct Searched {
     name: String,
     model: String,
     limits: PlanLimits,
+    planning: Planning,
     runs: Vec<Result<PlanRun, String>>,
 }
 
 async fn search_group(pool: &PgPool, jobs: &[Claimed]) -> Result<Searched, JobError> {
     let first = jobs.first().ok_or_else(|| failed("a group without members"))?;
-    let (domain, clip, limits) = match serde_json::from_value(first.spec.clone()) {
-        Ok(JobSpec::Plan { domain, heuristic: PlanHeuristic::Learned { clip, .. }, limits }) => (domain, clip, limits),
+    let (domain, clip, limits, planning) = match serde_json::from_value(first.spec.clone()) {
+        Ok(JobSpec::Plan { domain, heuristic: PlanHeuristic::Learned { clip, .. }, limits, planning }) => {
+            (domain, clip, limits, planning)
+        }
         Ok(_) => return Err(failed("not a learned plan job")),
         Err(e) => return Err(failed(format!("bad job spec: {e}"))),
     };
@@ -120,13 +123,15 @@ async fn search_group(pool: &PgPool, jobs: &[Claimed]) -> Result<Searched, JobEr
         let device = learner::device().map_err(|e| e.to_string())?;
         let predictor = learner::Predictor::load(config, &weights, device).map_err(|e| e.to_string())?;
         let search_limits = Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib));
-        let (outcomes, _passes) = learner::many::gbfs_many(&predictor, &domain_pddl, &problems, clip, search_limits)
-            .map_err(|e| e.to_string())?;
+        let mode = search_mode(planning);
+        let (outcomes, _passes) =
+            learner::many::gbfs_many(&predictor, &domain_pddl, &problems, clip, search_limits, mode)
+                .map_err(|e| e.to_string())?;
         Ok(outcomes.into_iter().map(|o| o.map(|r| run_of(r, &limits)).map_err(|e| e.to_string())).collect())
     })
     .await?;
     let name = if clip.is_some() { "learned+clip" } else { "learned" };
-    Ok(Searched { domain, name: name.to_string(), model, limits, runs })
+    Ok(Searched { domain, name: name.to_string(), model, limits, planning, runs })
 }
 
 async fn store(pool: &PgPool, worker: &str, key: &str, row: &schema::results::PlanRun) -> Result<bool, JobError> {
@@ -158,7 +163,7 @@ impl PlanRun {
         instance: String,
         domain: String,
         heuristic: String,
-        limits: &PlanLimits,
+        (limits, planning): (&PlanLimits, Planning),
         model: Option<String>,
         forward_passes: Option<u64>,
     ) -> schema::results::PlanRun {
@@ -166,7 +171,7 @@ impl PlanRun {
             instance,
             domain,
             heuristic,
-            search: "gbfs".into(),
+            search: planning.search.name().into(),
             status: self.status.as_str().to_string(),
             solved: self.status == SearchStatus::Solved,
             cost: self.cost,
@@ -198,12 +203,23 @@ impl PlanRun {
 
 /// GBFS with a classical heuristic under the paper's evaluation budget; an
 /// unsolved run counts the whole budget, as the paper does.
-pub fn plan_classical(domain: &str, problem: &str, heuristic: &str, limits: &PlanLimits) -> Result<PlanRun, String> {
+pub fn plan_classical(
+    domain: &str,
+    problem: &str,
+    heuristic: &str,
+    limits: &PlanLimits,
+    planning: Planning,
+) -> Result<PlanRun, String> {
     let task = load(domain, problem, true)?;
-    let mut h = heuristics::by_name(heuristic, &task).ok_or_else(|| format!("unknown heuristic {heuristic}"))?;
-    let r =
-        gbfs(&task, h.as_mut(), Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib)));
-    Ok(run_of(r, limits))
+    let info = planning.heuristics.resolve(heuristic).ok_or_else(|| format!("unknown heuristic {heuristic}"))?;
+    let mut h = (info.build)(&task);
+    let search_limits = Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib));
+    Ok(run_of(planning.search.run(&task, h.as_mut(), search_limits), limits))
+}
+
+/// The learner's view of a plan job's [`Planning`].
+fn search_mode(planning: Planning) -> learner::SearchMode {
+    learner::SearchMode { greedy: planning.search, definitions: planning.heuristics }
 }
 
 /// GBFS guided by a trained model's point estimate (one forward pass per
@@ -215,12 +231,15 @@ pub fn plan_learned(
     problem: &str,
     clip: Option<learner::LowerBound>,
     limits: &PlanLimits,
+    planning: Planning,
 ) -> Result<(PlanRun, u64), String> {
     let predictor = learner::Predictor::load(config, weights, tch::Device::Cpu).map_err(|e| e.to_string())?;
     let mut h = learner::LearnedHeuristic::new(predictor, domain, problem, clip).map_err(|e| e.to_string())?;
+    h.use_definitions(planning.heuristics);
     // The model reads the unpruned grounding's facts: search on that task.
     let task = h.task().clone();
-    let r = gbfs(&task, &mut h, Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib)));
+    let search_limits = Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib));
+    let r = planning.search.run(&task, &mut h, search_limits);
     Ok((run_of(r, limits), h.forward_passes))
 }
 
@@ -282,10 +301,40 @@ mod tests {
             assert!(hmax <= lmcut && lmcut <= l.h_star as f64, "{l:?}");
             assert!(l.atoms.iter().any(|a| a.starts_with("(room ")), "static atoms are part of the state");
         }
-        let run = plan_classical(&inst.domain_pddl, &inst.problem_pddl, "ff", &PlanLimits::default()).unwrap();
+        let run =
+            plan_classical(&inst.domain_pddl, &inst.problem_pddl, "ff", &PlanLimits::default(), Planning::default())
+                .unwrap();
         assert_eq!(run.status, SearchStatus::Solved);
         let budget = PlanLimits { max_evaluations: 1, ..PlanLimits::default() };
-        let cut = plan_classical(&inst.domain_pddl, &inst.problem_pddl, "blind", &budget).unwrap();
+        let cut = plan_classical(&inst.domain_pddl, &inst.problem_pddl, "blind", &budget, Planning::default()).unwrap();
         assert_eq!(cut.evaluations, 1);
+    }
+
+    /// A plan job of the paper's grid (`[planning] search = "pddlsl",
+    /// heuristics = "pyperplan"`) is the authors' search with their hFF:
+    /// its evaluation counts are the ones their code recorded on the same
+    /// instances (`planner`'s fixture of the authors' `a_star.py`).
+    #[test]
+    fn the_authors_planning_counts_as_their_code() {
+        use planner::heuristics::Definitions;
+        use planner::search::Greedy;
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../planner/fixtures");
+        let counts: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(format!("{root}/pddlsl_gbfs_counts.json")).unwrap()).unwrap();
+        let theirs = Planning { search: Greedy::Pddlsl, heuristics: Definitions::Pyperplan };
+        let limits =
+            PlanLimits { max_evaluations: counts["max_evaluations"].as_u64().unwrap(), ..PlanLimits::default() };
+        let mut checked = 0;
+        for (key, want) in counts["instances"].as_object().unwrap() {
+            let Some(file) = key.strip_prefix("fixtures/") else { continue };
+            let dir = std::path::Path::new(root).join("pddlsl_gbfs").join(file).parent().unwrap().to_path_buf();
+            let domain = std::fs::read_to_string(dir.join("domain.pddl")).unwrap();
+            let problem = std::fs::read_to_string(std::path::Path::new(root).join("pddlsl_gbfs").join(file)).unwrap();
+            let run = plan_classical(&domain, &problem, "ff", &limits, theirs).unwrap();
+            assert_eq!(run.evaluations, want["evaluations"].as_u64().unwrap(), "{key}");
+            assert_eq!(run.status == SearchStatus::Solved, want["solved"].as_bool().unwrap(), "{key}");
+            checked += 1;
+        }
+        assert!(checked >= 20, "only {checked} instances");
     }
 }
