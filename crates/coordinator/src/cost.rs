@@ -50,7 +50,7 @@ impl JobClass {
                 let tries = limits.give_up_after.map_or(limits.tries, |k| k.min(limits.tries));
                 (domain.clone(), split.as_str().to_string(), 1.0, Some(tries as f64 * limits.time_s))
             }
-            JobSpec::Label { domain, split } => (domain.clone(), split.as_str().to_string(), 1.0, None),
+            JobSpec::Label { domain, split, .. } => (domain.clone(), split.as_str().to_string(), 1.0, None),
             JobSpec::Train { domain, model, steps, .. } => {
                 (domain.clone(), model.as_str().to_string(), *steps as f64, None)
             }

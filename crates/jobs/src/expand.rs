@@ -189,7 +189,8 @@ pub fn expand(grid: &Grid) -> Expansion {
                     let g = Job::new(spec, inputs);
                     let gk = out.add(&mut seen, g);
                     row.push(gk.clone());
-                    let l = Job::new(JobSpec::Label { domain: domain.clone(), split }, vec![gk.clone()]);
+                    let features = grid.planning.heuristics;
+                    let l = Job::new(JobSpec::Label { domain: domain.clone(), split, features }, vec![gk.clone()]);
                     let lk = out.add(&mut seen, l);
                     generated.entry(split).or_default().push(gk);
                     labels.entry(split).or_default().push(lk);

@@ -279,10 +279,12 @@ impl Default for SolveLimits {
 }
 
 /// How plan jobs search (`[planning]`): which greedy search counts the
-/// evaluations, and whose definitions compute the classical heuristics
-/// (baselines, a model's bound and residual, the linear model's features).
-/// Carried by every plan job, and absent from its key where it is the
-/// default, so the keys of grids without it did not change.
+/// evaluations, and whose definitions compute what the authors computed with
+/// pyperplan: at planning time the baselines, a model's bound and residual;
+/// and the linear model's relaxed-plan features, in planning and in the
+/// labels it trains on (so label jobs carry `heuristics` too). Absent from
+/// job keys where it is the default, so the keys of grids without it did
+/// not change.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Planning {
@@ -290,9 +292,10 @@ pub struct Planning {
     /// (`custom_pyperplan/a_star.py`), whose evaluation counts their tables print.
     #[serde(default, skip_serializing_if = "Greedy::is_default")]
     pub search: Greedy,
-    /// `"hfarm"` (the default: Fast Downward's definitions, which labels
-    /// carry) or `"pyperplan"`: the authors' planning-time hFF and LM-cut
-    /// (`experiments/plan.py:34-49`).
+    /// `"hfarm"` (the default: Fast Downward's definitions) or
+    /// `"pyperplan"`: the authors' hFF and LM-cut (`experiments/plan.py:34-49`,
+    /// `generate_datum.py:276-300`). Labels' heuristic values stay Fast
+    /// Downward's either way, as the authors' are.
     #[serde(default, skip_serializing_if = "Definitions::is_default")]
     pub heuristics: Definitions,
 }

@@ -1,6 +1,7 @@
 //! What each kind of job does, with the parameters that define it.
 
 use planner::generate::Params;
+use planner::heuristics::Definitions;
 use serde::{Deserialize, Serialize};
 
 use crate::graphlearn::{Adjustment, BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams};
@@ -64,8 +65,16 @@ pub enum JobSpec {
         instances: Instances,
     },
     /// Label every state on the input instance's optimal plan with h* and the
-    /// classical heuristics and relaxed-plan features. Input: the generate job.
-    Label { domain: String, split: Split },
+    /// classical heuristics and relaxed-plan features (the latter by
+    /// `features`' definitions: the grid's `[planning] heuristics`, since the
+    /// authors' linear model reads pyperplan's in training and in planning).
+    /// Input: the generate job.
+    Label {
+        domain: String,
+        split: Split,
+        #[serde(default, skip_serializing_if = "Definitions::is_default")]
+        features: Definitions,
+    },
     /// Greedy best-first search on one test instance. Inputs: the generate
     /// job, preceded by the train job for a learned heuristic.
     Plan {

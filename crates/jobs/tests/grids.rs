@@ -169,6 +169,9 @@ fn the_papers_grid_has_the_papers_size() {
     // The authors' instances: their generators, every split from the same seeds, every slot tried;
     // their search and planning-time heuristics.
     for j in &e.jobs {
+        if let jobs::JobSpec::Label { features, .. } = &j.spec {
+            assert_eq!(*features, planner::heuristics::Definitions::Pyperplan, "the linear features as theirs");
+        }
         if let jobs::JobSpec::Plan { planning, .. } = &j.spec {
             assert_eq!(planning.search, planner::search::Greedy::Pddlsl);
             assert_eq!(planning.heuristics, planner::heuristics::Definitions::Pyperplan);

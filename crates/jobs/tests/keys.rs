@@ -51,7 +51,7 @@ fn generate_keys_are_pinned() {
 fn label_train_evaluate_and_plan_keys_are_pinned() {
     let gen = "0123456789abcdef0123456789abcdef";
     assert_eq!(
-        key(JobSpec::Label { domain: "ferry".into(), split: Split::Validation }, &[gen]),
+        key(JobSpec::Label { domain: "ferry".into(), split: Split::Validation, features: Default::default() }, &[gen]),
         "5292c7b134f257ee11103e14f4cb106b"
     );
     let train = JobSpec::Train {

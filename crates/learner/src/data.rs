@@ -17,6 +17,10 @@ pub struct Sample {
     pub heuristics: BTreeMap<String, Option<f64>>,
     pub deletes_ignored: Option<f64>,
     pub mean_deletes_ignored: Option<f64>,
+    /// The linear model's hFF feature where it is not the `ff` value
+    /// (`planner::label::LabelledState::feature_ff`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_ff: Option<f64>,
 }
 
 impl Sample {
@@ -57,6 +61,7 @@ impl From<planner::label::LabelledState> for Sample {
             heuristics: l.heuristics,
             deletes_ignored: l.deletes_ignored,
             mean_deletes_ignored: l.mean_deletes_ignored,
+            feature_ff: l.feature_ff,
         }
     }
 }

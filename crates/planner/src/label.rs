@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::ground::GroundOptions;
-use crate::heuristics::{self, Heuristic, RelaxedPlanFeatures};
+use crate::heuristics::{self, Definitions, FfPyperplan, Heuristic, RelaxedPlanFeatures};
 use crate::state::initial_state;
 use crate::successors::apply;
 use crate::Task;
@@ -28,6 +28,12 @@ pub struct LabelledState {
     pub heuristics: BTreeMap<String, Option<f64>>,
     pub deletes_ignored: Option<f64>,
     pub mean_deletes_ignored: Option<f64>,
+    /// The linear model's hFF feature where it is not the `ff` value:
+    /// pyperplan's `calc_h_with_plan` for labels made with
+    /// [`Definitions::Pyperplan`] (whose relaxed plan then gives the
+    /// deletes too); None: the `ff` value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_ff: Option<f64>,
 }
 
 impl LabelledState {
@@ -65,20 +71,50 @@ fn finite(v: f64) -> Option<f64> {
 /// Labels every state of an optimal `plan` (operator names) from the
 /// initial state: h* and every registered heuristic (on the pruned task, as
 /// Fast Downward computes them), atoms from the unpruned task (the complete
-/// relational state, for learners).
+/// relational state, for learners), and the relaxed-plan features by our
+/// definitions.
 pub fn label(domain: &str, problem: &str, plan: &[String]) -> Result<Vec<LabelledState>, String> {
+    label_with(domain, problem, plan, Definitions::Hfarm)
+}
+
+/// [`label`], with the relaxed-plan features (the linear model's hFF and
+/// deletes) by `features`' definitions: [`Definitions::Pyperplan`] is what the
+/// authors' training data holds (`generate_datum.py:276-300`, pyperplan's
+/// `calc_h_with_plan` on each plan state). The heuristics' values stay ours
+/// (Fast Downward's, as their labels' are).
+pub fn label_with(
+    domain: &str,
+    problem: &str,
+    plan: &[String],
+    features: Definitions,
+) -> Result<Vec<LabelledState>, String> {
     let pruned = load(domain, problem, true)?;
     let full = load(domain, problem, false)?;
     let states = replay(&pruned, plan)?;
     let full_states = replay(&full, plan)?;
     let mut hs: Vec<(&str, Box<dyn Heuristic>)> =
         heuristics::ALL.iter().map(|h| (h.name, (h.build)(&pruned))).collect();
-    let mut features = RelaxedPlanFeatures::new(&pruned);
+    let mut ours = RelaxedPlanFeatures::new(&pruned);
+    let mut theirs = (features == Definitions::Pyperplan).then(|| (FfPyperplan::new(&pruned), vec![]));
     let n = plan.len() as u64;
     let mut out = vec![];
     for (k, (s, fs)) in states.iter().zip(&full_states).enumerate() {
         let values = hs.iter_mut().map(|(name, h)| (name.to_string(), finite(h.evaluate(s)))).collect();
-        let f = features.features(s);
+        let (f, feature_ff) = match theirs.as_mut() {
+            None => (ours.features(s), None),
+            Some((ff, relaxed_plan)) => {
+                let h = ff.value_with_plan(s, relaxed_plan);
+                let deletes: usize = relaxed_plan.iter().map(|&o| pruned.operators[o as usize].del.len()).sum();
+                let mean = if relaxed_plan.is_empty() { 0.0 } else { deletes as f64 / relaxed_plan.len() as f64 };
+                let f = h.is_finite().then_some(heuristics::FeatureValues {
+                    goal_count: 0.0,
+                    ff: h,
+                    deletes_ignored: deletes as f64,
+                    mean_deletes_ignored: mean,
+                });
+                (f, finite(h))
+            }
+        };
         let mut atoms: Vec<String> = full.static_atoms.iter().map(|a| full.atom_name(a)).collect();
         crate::state::for_each_fact(fs, |fact| atoms.push(full.fact_name(fact)));
         atoms.sort();
@@ -89,6 +125,7 @@ pub fn label(domain: &str, problem: &str, plan: &[String]) -> Result<Vec<Labelle
             heuristics: values,
             deletes_ignored: f.map(|f| f.deletes_ignored),
             mean_deletes_ignored: f.map(|f| f.mean_deletes_ignored),
+            feature_ff,
         });
     }
     Ok(out)

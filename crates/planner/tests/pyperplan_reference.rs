@@ -297,3 +297,64 @@ fn gbfs_pddlsl_counts_the_root() {
         assert_eq!((r.status, r.evaluations), (status, evaluations), "budget {budget}");
     }
 }
+
+/// Labels made with pyperplan's definitions carry the authors' training
+/// features: on every labelled state of our optimal plans that is also a
+/// golden plan state, `feature_ff` and the deletes are what their
+/// `calc_h_with_plan` gave there (`ff_with_plan`, `plan_deletes`).
+#[test]
+fn pyperplan_labels_carry_the_authors_training_features() {
+    use planner::heuristics::Definitions;
+    use planner::search::astar;
+    use std::collections::BTreeSet;
+    let fixture = read_json(&manifest().join("fixtures/pyperplan_values.json"));
+    let golden_states = read_json(&manifest().join("tests/golden/plan_states.json"));
+    // Golden states by instance and atom set (statics left out), and the fixture's row for each.
+    let rows: HashMap<(&str, u64), &Value> = fixture["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| ((r["key"].as_str().unwrap(), r["k"].as_u64().unwrap()), r))
+        .collect();
+    let mut by_atoms: HashMap<(&str, BTreeSet<String>), &Value> = HashMap::new();
+    for s in golden_states["states"].as_array().unwrap() {
+        let key = (s["key"].as_str().unwrap(), s["k"].as_u64().unwrap());
+        let atoms: BTreeSet<String> =
+            s["atoms"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().into()).collect();
+        if let Some(row) = rows.get(&key) {
+            by_atoms.insert((key.0, atoms), row);
+        }
+    }
+    let golden = manifest().join("tests/golden");
+    let keys: BTreeSet<&str> = rows.keys().map(|(k, _)| *k).collect();
+    let (mut checked, mut differ) = (0usize, vec![]);
+    for key in keys.iter().step_by(3) {
+        let (domain_path, problem_path) =
+            (golden.join(key.split('/').next().unwrap()).join("domain.pddl"), golden.join(key));
+        let (domain, problem) =
+            (std::fs::read_to_string(&domain_path).unwrap(), std::fs::read_to_string(&problem_path).unwrap());
+        let task = load(&domain_path, &problem_path);
+        let r = astar(&task, &mut heuristics::LmCut::new(&task), Limits::new(None, Some(30.0), None));
+        assert_eq!(r.status, SearchStatus::Solved, "{key}");
+        let plan: Vec<String> = r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect();
+        let ours = planner::label::label(&domain, &problem, &plan).unwrap();
+        let theirs = planner::label::label_with(&domain, &problem, &plan, Definitions::Pyperplan).unwrap();
+        for (o, t) in ours.iter().zip(&theirs) {
+            // Everything but the features is the same labelling.
+            assert_eq!((&o.atoms, o.h_star, &o.heuristics), (&t.atoms, t.h_star, &t.heuristics), "{key}");
+            assert!(o.feature_ff.is_none() && t.feature_ff.is_some(), "{key}");
+            // Golden states list every atom, statics included, as labels do.
+            let Some(row) = by_atoms.get(&(*key, t.atoms.iter().cloned().collect())) else { continue };
+            checked += 1;
+            let (ff, deletes) = (t.feature_ff.unwrap(), t.deletes_ignored.unwrap());
+            if ff != value_of(&row["ff_with_plan"]) || Some(deletes) != row["plan_deletes"].as_f64() {
+                differ.push(format!(
+                    "{key} k={}: {ff} ({deletes} deletes) vs {} ({})",
+                    row["k"], row["ff_with_plan"], row["plan_deletes"]
+                ));
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} states matched a golden state");
+    assert!(differ.is_empty(), "{} of {checked} differ:\n{}", differ.len(), differ.join("\n"));
+}

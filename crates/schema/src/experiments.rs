@@ -65,7 +65,7 @@ impl JobAxes {
                 seed: i64::try_from(*seed).ok(),
                 ..JobAxes::default()
             },
-            JobSpec::Label { domain, split } => {
+            JobSpec::Label { domain, split, .. } => {
                 JobAxes { domain: Some(domain.clone()), split: Some(text(split)), ..JobAxes::default() }
             }
             JobSpec::Plan { domain, heuristic, .. } => {

@@ -110,9 +110,12 @@ pub struct Label {
     pub heuristics: BTreeMap<String, Option<f64>>,
     pub deletes_ignored: Option<f64>,
     pub mean_deletes_ignored: Option<f64>,
+    /// The linear model's hFF feature where it is not the `ff` value
+    /// (`planner::label::LabelledState::feature_ff`).
+    pub feature_ff: Option<f64>,
 }
 
-/// Rows per INSERT: 10 parameters each, under PostgreSQL's 65,535.
+/// Rows per INSERT: 11 parameters each, under PostgreSQL's 65,535.
 const LABELS_PER_INSERT: usize = 2_000;
 
 /// A label job's states, written in multi-row INSERTs.
@@ -128,7 +131,7 @@ pub async fn insert_labels(
         let atoms: Vec<serde_json::Value> = chunk.iter().map(|l| json(&l.atoms)).collect::<Result<_, _>>()?;
         let mut q = QueryBuilder::new(
             "INSERT INTO labelled_states (job, step, instance, domain, split, atoms, h_star, heuristics,
-                 deletes_ignored, mean_deletes_ignored) ",
+                 deletes_ignored, mean_deletes_ignored, feature_ff) ",
         );
         let values: Vec<serde_json::Value> = chunk.iter().map(|l| json(&l.heuristics)).collect::<Result<_, _>>()?;
         q.push_values(chunk.iter().zip(atoms).zip(values), |mut b, ((l, atoms), values)| {
@@ -141,7 +144,8 @@ pub async fn insert_labels(
                 .push_bind(l.h_star as i32)
                 .push_bind(values)
                 .push_bind(l.deletes_ignored)
-                .push_bind(l.mean_deletes_ignored);
+                .push_bind(l.mean_deletes_ignored)
+                .push_bind(l.feature_ff);
         });
         q.push(" ON CONFLICT DO NOTHING");
         q.build().execute(&mut *tx).await?;
@@ -169,6 +173,7 @@ struct LabelRow {
     heuristics: serde_json::Value,
     deletes_ignored: Option<f64>,
     mean_deletes_ignored: Option<f64>,
+    feature_ff: Option<f64>,
 }
 
 /// The labelled instances of `label_jobs` (in job order). Two queries
@@ -183,7 +188,7 @@ pub async fn labelled_instances(pool: &PgPool, label_jobs: &[String]) -> Result<
     .fetch_all(pool)
     .await?;
     let rows: Vec<LabelRow> = sqlx::query_as(
-        "SELECT job, step, atoms, h_star, heuristics, deletes_ignored, mean_deletes_ignored
+        "SELECT job, step, atoms, h_star, heuristics, deletes_ignored, mean_deletes_ignored, feature_ff
          FROM labelled_states WHERE job = ANY($1) ORDER BY job, step",
     )
     .bind(label_jobs)
@@ -201,6 +206,7 @@ pub async fn labelled_instances(pool: &PgPool, label_jobs: &[String]) -> Result<
             heuristics,
             deletes_ignored: r.deletes_ignored,
             mean_deletes_ignored: r.mean_deletes_ignored,
+            feature_ff: r.feature_ff,
         });
     }
     Ok(instances

@@ -1,17 +1,38 @@
 //! Throwaway databases for tests that need a real PostgreSQL: each test gets
-//! its own, created from the admin URL (`HFARM_TEST_DATABASE_URL`, else
-//! `DATABASE_URL`, else `postgres://postgres@127.0.0.1:5432/postgres`) and
-//! dropped afterwards.
+//! its own, created from the admin URL (`HFARM_TEST_DATABASE_URL`, else the
+//! local server's `postgres://postgres@127.0.0.1:5432/postgres`) and dropped
+//! afterwards. Never from `DATABASE_URL`: that names a farm's own database,
+//! whose server must not receive throwaway databases unless told to (set
+//! `HFARM_TEST_DATABASE_URL` to it).
+//!
+//! A database is named `{prefix}_{unix seconds}_{pid}_{random}`, so that
+//! `scripts/test` can sweep those that a killed test process left behind
+//! (older than a day) by their name alone.
 //!
 //! `hfarm bench queue` uses them too, for its measurements.
 
 use sqlx::postgres::PgPool;
 use sqlx::{Connection, Executor, PgConnection};
 
+/// The server where test databases are made: `HFARM_TEST_DATABASE_URL`,
+/// else the local server's `postgres` database (never `DATABASE_URL`).
 pub fn admin_url() -> String {
     std::env::var("HFARM_TEST_DATABASE_URL")
-        .or_else(|_| std::env::var("DATABASE_URL"))
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_string())
+        .ok()
+        .filter(|u| !u.is_empty())
+        .unwrap_or_else(|| LOCAL_ADMIN_URL.to_string())
+}
+
+/// The local server's admin database, as `scripts/services` sets it up.
+pub const LOCAL_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+
+/// A fresh database name under `prefix`: `{prefix}_{unix seconds}_{pid}_{16 hex}`
+/// (at most 63 bytes for a prefix of up to 20), which says when and by which
+/// process it was made.
+pub fn database_name(prefix: &str) -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let random = uuid::Uuid::new_v4().simple().to_string();
+    format!("{prefix}_{secs}_{}_{}", std::process::id(), &random[..16])
 }
 
 pub struct TestDatabase {
@@ -29,7 +50,7 @@ impl TestDatabase {
         })
     }
 
-    /// Creates an empty database named `{prefix}_{random}` with the farm's schema.
+    /// Creates an empty database named by [`database_name`] with the farm's schema.
     pub async fn try_create(prefix: &str) -> Result<TestDatabase, crate::DbError> {
         let db = TestDatabase::create_bare(prefix).await?;
         crate::MIGRATOR.run(&db.pool).await?;
@@ -59,7 +80,7 @@ impl TestDatabase {
     /// A new empty database without any migration.
     async fn create_bare(prefix: &str) -> Result<TestDatabase, crate::DbError> {
         let admin = admin_url();
-        let name = format!("{prefix}_{}", uuid::Uuid::new_v4().simple());
+        let name = database_name(prefix);
         let mut conn = PgConnection::connect(&admin)
             .await
             .map_err(|source| crate::DbError::Connect { url: crate::redact(&admin), source })?;
@@ -98,4 +119,21 @@ impl Drop for TestDatabase {
 
 fn tokio_runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_all().build()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn database_names_say_when_and_by_whom_and_fit_postgres() {
+        let before = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+        let name = super::database_name("hfarm_test");
+        let parts: Vec<&str> = name.strip_prefix("hfarm_test_").expect("the prefix").split('_').collect();
+        assert_eq!(parts.len(), 3, "{name}");
+        let secs: u64 = parts[0].parse().unwrap();
+        assert!(secs >= before && secs <= before + 60, "{name}");
+        assert_eq!(parts[1], std::process::id().to_string());
+        assert!(parts[2].len() == 16 && parts[2].bytes().all(|b| b.is_ascii_hexdigit()), "{name}");
+        assert!(super::database_name("hfarm_bench_queue_xy").len() <= 63, "PostgreSQL cuts names at 63 bytes");
+        assert_ne!(super::database_name("p"), super::database_name("p"));
+    }
 }

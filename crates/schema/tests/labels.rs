@@ -59,6 +59,7 @@ async fn heuristic_values_round_trip_by_name_with_dead_ends() {
             heuristics: values(&[("lmcut", Some(1.0)), ("ff", Some(2.0)), ("hadd", None), ("newh", Some(0.5))]),
             deletes_ignored: Some(3.0),
             mean_deletes_ignored: None,
+            feature_ff: None,
         },
         Label {
             step: 1,
@@ -67,6 +68,7 @@ async fn heuristic_values_round_trip_by_name_with_dead_ends() {
             heuristics: BTreeMap::new(),
             deletes_ignored: None,
             mean_deletes_ignored: Some(0.25),
+            feature_ff: Some(3.0),
         },
     ];
     let mut tx = db.pool.begin().await.unwrap();

@@ -29,6 +29,7 @@ use std::time::Duration;
 
 use jobs::grid::{Instances, PlanLimits, Planning, SolveLimits, Split};
 use planner::generate::Params;
+use planner::heuristics::Definitions;
 use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
@@ -52,7 +53,13 @@ pub enum Task {
         limits: SolveLimits,
     },
     /// Label every state of an optimal plan (`kinds::label`).
-    Label { domain_pddl: String, problem_pddl: String, plan: Vec<String> },
+    Label {
+        domain_pddl: String,
+        problem_pddl: String,
+        plan: Vec<String>,
+        #[serde(default)]
+        features: Definitions,
+    },
     /// Greedy planning with a classical heuristic (`kinds::plan`).
     PlanClassical {
         domain_pddl: String,
@@ -86,8 +93,8 @@ impl Task {
             Task::SolveTry { domain, split, params, seed, attempt, instances, limits } => {
                 json(generate::solve_try(&domain, split, &params, seed, attempt, instances, &limits))
             }
-            Task::Label { domain_pddl, problem_pddl, plan } => {
-                json(planner::label::label(&domain_pddl, &problem_pddl, &plan))
+            Task::Label { domain_pddl, problem_pddl, plan, features } => {
+                json(planner::label::label_with(&domain_pddl, &problem_pddl, &plan, features))
             }
             Task::PlanClassical { domain_pddl, problem_pddl, heuristic, limits, planning } => {
                 json(plan::plan_classical(&domain_pddl, &problem_pddl, &heuristic, &limits, planning))

@@ -48,6 +48,7 @@ pub async fn datasets(pool: &PgPool, label_jobs: &[String]) -> Result<BTreeMap<S
                 heuristics: l.heuristics,
                 deletes_ignored: l.deletes_ignored,
                 mean_deletes_ignored: l.mean_deletes_ignored,
+                feature_ff: l.feature_ff,
             })
             .collect();
         let d = out.entry(i.split).or_insert_with(|| Dataset { domain_pddl: i.domain_pddl.clone(), instances: vec![] });

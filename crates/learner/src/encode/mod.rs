@@ -111,8 +111,8 @@ impl Encoder<'_> {
 /// The features of a labelled state (missing values read as 0).
 pub fn sample_features(s: &Sample) -> [f32; NUM_FEATURES] {
     use planner::heuristics::{FF, GOALCOUNT};
-    [s.value(GOALCOUNT.name), s.value(FF.name), s.deletes_ignored, s.mean_deletes_ignored]
-        .map(|v| v.unwrap_or(0.0) as f32)
+    let ff = s.feature_ff.or_else(|| s.value(FF.name));
+    [s.value(GOALCOUNT.name), ff, s.deletes_ignored, s.mean_deletes_ignored].map(|v| v.unwrap_or(0.0) as f32)
 }
 
 /// Maps a labelled state's atoms onto the task's facts. Static atoms are
@@ -153,5 +153,27 @@ fn normalise_atom(a: &str) -> String {
         Some((p, args)) if !args.is_empty() => format!("({} {})", p, args.join(" ")),
         Some((p, _)) => format!("({p})"),
         None => a.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The linear model's hFF feature is the label's own where it has one
+    /// (pyperplan's, as the authors' training data), else the `ff` value.
+    #[test]
+    fn the_hff_feature_is_the_labels_own_where_it_has_one() {
+        let mut s = Sample {
+            atoms: vec![],
+            h_star: 7.0,
+            heuristics: [("ff".to_string(), Some(5.0)), ("goalcount".to_string(), Some(2.0))].into(),
+            deletes_ignored: Some(4.0),
+            mean_deletes_ignored: Some(1.0),
+            feature_ff: None,
+        };
+        assert_eq!(sample_features(&s), [2.0, 5.0, 4.0, 1.0]);
+        s.feature_ff = Some(6.0);
+        assert_eq!(sample_features(&s), [2.0, 6.0, 4.0, 1.0]);
     }
 }

@@ -43,7 +43,7 @@ pub async fn execute(
         JobSpec::Generate { domain, split, params, seed, limits, instances } => {
             generate::run(&ctx, domain, split, params, seed, limits, instances).await
         }
-        JobSpec::Label { .. } => label::run(&ctx).await,
+        JobSpec::Label { features, .. } => label::run(&ctx, features).await,
         JobSpec::Plan { domain, heuristic, limits, planning } => {
             plan::run(&ctx, domain, heuristic, limits, planning).await
         }
