@@ -3,6 +3,8 @@
 //! cost (`tests/ipc/fd.json`), and the plan replays on the lifted PDDL.
 //! Damaged copies of them are refused with a real position, never `0:0`.
 
+mod seeded;
+
 use std::path::{Path, PathBuf};
 
 use planner::heuristics::LmCut;
@@ -125,7 +127,7 @@ fn assert_located(e: &planner::pddl::ParseError, text: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(seeded::config(300))]
 
     #[test]
     fn damaged_ipc_files_are_refused_with_a_position(
