@@ -1,5 +1,7 @@
 //! The paper's result tables, read from the `report_*` views (migration
-//! 0006). The coordinator renders them (Markdown, CSV, LaTeX, JSON, SVG).
+//! 0006; since 0018 `report_accuracy` reads the best-MSE checkpoint's
+//! evaluations only, `report_accuracy_by_checkpoint` every checkpoint's). The
+//! coordinator renders them (Markdown, CSV, LaTeX, JSON, SVG).
 
 use serde::Serialize;
 use sqlx::{PgPool, Row};
@@ -151,7 +153,6 @@ fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Ve
 /// Reads a table of `experiment` from its view.
 pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filter) -> Result<Report, DbError> {
     let (view, text, ints, nums) = spec(table);
-    let columns: Vec<&str> = text.iter().chain(&ints).chain(&nums).copied().collect();
     let order = match table {
         Table::Curves => format!("{}, step", text.join(", ")),
         // Baselines (no model) last within a domain.
@@ -161,6 +162,39 @@ pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filte
         Table::Efficiency | Table::Coverage => text.join(", "),
         Table::Features => "domain, alpha::int".to_string(),
     };
+    read(pool, experiment, View { table, view, text, ints, nums, order }, filter).await
+}
+
+/// The column that names an evaluation's checkpoint in
+/// [`accuracy_by_checkpoint`]: `best_mse` or `best_nll`.
+pub const CHECKPOINT: &str = "checkpoint";
+
+/// Table 1 per checkpoint of the models (view `report_accuracy_by_checkpoint`):
+/// [`Table::Accuracy`]'s columns with [`CHECKPOINT`] after the configuration,
+/// one row per configuration and checkpoint evaluated. [`table`] reads the
+/// best-MSE rows only, as the published tables are; `hfarm report --against
+/// pddlsl-runs` reads this, the authors' runs having both checkpoints.
+pub async fn accuracy_by_checkpoint(pool: &PgPool, experiment: Uuid, filter: &Filter) -> Result<Report, DbError> {
+    let (_, config, ints, nums) = spec(Table::Accuracy);
+    let text = [config.as_slice(), &[CHECKPOINT]].concat();
+    let order = format!("domain, model IS NULL, {}", text[1..].join(", "));
+    let view = "report_accuracy_by_checkpoint";
+    read(pool, experiment, View { table: Table::Accuracy, view, text, ints, nums, order }, filter).await
+}
+
+/// A view to read: its text, integer and number columns, and its order.
+struct View {
+    table: Table,
+    view: &'static str,
+    text: Vec<&'static str>,
+    ints: Vec<&'static str>,
+    nums: Vec<&'static str>,
+    order: String,
+}
+
+async fn read(pool: &PgPool, experiment: Uuid, v: View, filter: &Filter) -> Result<Report, DbError> {
+    let View { table, view, text, ints, nums, order } = v;
+    let columns: Vec<&str> = text.iter().chain(&ints).chain(&nums).copied().collect();
     // A filter applies where the table has the column (a row without a
     // model or bound, a baseline, stays in).
     let mut conditions = vec!["experiment = $1".to_string()];

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use sqlx::postgres::PgPool;
 use sqlx::{PgConnection, QueryBuilder};
 
+use crate::training::Tag;
 use crate::DbError;
 
 fn json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, DbError> {
@@ -315,11 +316,15 @@ pub async fn insert_model(tx: &mut PgConnection, job: &str, m: &Model) -> Result
     Ok(())
 }
 
-/// Test metrics of a model (an evaluate job's result).
+/// Test metrics of one checkpoint of a model (an evaluate job's result: one
+/// per checkpoint it evaluated).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evaluation {
     /// The train job evaluated.
     pub model: String,
+    /// Its checkpoint: [`Tag::BestMse`] or [`Tag::BestNll`] (the table
+    /// refuses [`Tag::Last`]).
+    pub checkpoint: Tag,
     pub domain: String,
     pub bound: String,
     pub samples: u32,
@@ -334,12 +339,13 @@ pub struct Evaluation {
 
 pub async fn insert_evaluation(tx: &mut PgConnection, job: &str, e: &Evaluation) -> Result<(), DbError> {
     sqlx::query(
-        "INSERT INTO evaluations (job, model, domain, bound, samples, mse, mse_clip, nll, nll_clip, ff_mse,
-             lmcut_mse, sigma)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (job) DO NOTHING",
+        "INSERT INTO evaluations (job, model, checkpoint, domain, bound, samples, mse, mse_clip, nll, nll_clip,
+             ff_mse, lmcut_mse, sigma)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (job, checkpoint) DO NOTHING",
     )
     .bind(job)
     .bind(&e.model)
+    .bind(e.checkpoint.as_str())
     .bind(&e.domain)
     .bind(&e.bound)
     .bind(e.samples as i32)
