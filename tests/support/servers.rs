@@ -12,6 +12,61 @@ pub fn redis_url() -> String {
     std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string())
 }
 
+/// The Redis key prefix of a test on the shared Redis, `hfarm-test-{database}`
+/// (named after the test's own database, so that it is unique and says when
+/// it was made): every key under it is deleted when this is dropped, when
+/// the test passes or fails. `scripts/test` sweeps those of killed tests.
+pub struct TestKeys {
+    prefix: String,
+    url: String,
+}
+
+impl TestKeys {
+    /// The prefix of the test whose database is `database`, on the shared Redis.
+    pub fn new(database: &str) -> TestKeys {
+        TestKeys::on(&redis_url(), database)
+    }
+
+    /// The same on the Redis at `url`.
+    pub fn on(url: &str, database: &str) -> TestKeys {
+        assert!(database.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'), "a plain database name: {database}");
+        TestKeys { prefix: format!("hfarm-test-{database}"), url: url.to_string() }
+    }
+
+    /// Keys now under the prefix (`redis-cli --scan`).
+    pub fn keys(&self) -> Vec<String> {
+        let out = Command::new("redis-cli")
+            .args(["-u", &self.url, "--scan", "--pattern", &format!("{}:*", self.prefix)])
+            .output()
+            .expect("tests need redis-cli on the PATH (run ./scripts/services)");
+        assert!(out.status.success(), "redis-cli --scan: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.is_empty()).map(String::from).collect()
+    }
+}
+
+impl std::ops::Deref for TestKeys {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.prefix
+    }
+}
+
+impl Drop for TestKeys {
+    fn drop(&mut self) {
+        // No panic here: a failing test is unwinding through it already.
+        let Ok(out) = Command::new("redis-cli")
+            .args(["-u", &self.url, "--scan", "--pattern", &format!("{}:*", self.prefix)])
+            .output()
+        else {
+            return;
+        };
+        let keys: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(String::from).collect();
+        for chunk in keys.chunks(500) {
+            let _ = Command::new("redis-cli").args(["-u", &self.url, "DEL"]).args(chunk).stdout(Stdio::null()).status();
+        }
+    }
+}
+
 /// A `redis-server` of our own, stopped when dropped. It keeps nothing on disk.
 pub struct PrivateRedis {
     child: Child,

@@ -111,15 +111,83 @@ impl Farm {
         self.spawn("worker", &["worker", "--concurrency", "2", "--lease", &lease, "--grace", "2"])
     }
 
-    /// Every log line containing `needle`.
-    fn log_lines(&self, needle: &str) -> Vec<String> {
-        let mut out = vec![];
+    /// PostgreSQL outages the processes reported, and those they reported
+    /// recovering from, over every log (see [`postgres_outages`]).
+    fn postgres_outages(&self) -> (Vec<String>, Vec<String>) {
+        let (mut lost, mut regained) = (vec![], vec![]);
         for e in std::fs::read_dir(&self.logs).unwrap().flatten() {
-            let text = std::fs::read_to_string(e.path()).unwrap_or_default();
-            out.extend(text.lines().filter(|l| l.contains(needle)).map(String::from));
+            let (l, r) = postgres_outages(&std::fs::read_to_string(e.path()).unwrap_or_default());
+            lost.extend(l);
+            regained.extend(r);
         }
-        out
+        (lost, regained)
     }
+}
+
+/// The PostgreSQL outages one process's log reports (`outage::Outage`'s
+/// lines): a loop that lost PostgreSQL says `{what}: lost ({error}); retrying
+/// with backoff`, where `what` is a worker's `worker {id}: postgres` (or its
+/// heartbeat's `...: postgres`), a process's start `postgres at {url}`, or
+/// the scheduler, whose error then starts with `postgres: `; the same loop
+/// says `{what}: regained after {s} s ({n} failed tries)` when it is back.
+/// Returns the lines of each outage and of each recovery that follows an
+/// outage of the same loop. A Redis outage (`... redis: lost`, or the
+/// scheduler's `lost (redis: ...)`) counts for neither.
+fn postgres_outages(log: &str) -> (Vec<String>, Vec<String>) {
+    let mut down: Vec<&str> = vec![];
+    let (mut lost, mut regained) = (vec![], vec![]);
+    for line in log.lines() {
+        if let Some((what, error)) = line.split_once(": lost (") {
+            let postgres = what.ends_with(": postgres")
+                || what.starts_with("postgres at ")
+                || (what == "scheduler" && error.starts_with("postgres: "));
+            if line.ends_with("); retrying with backoff") {
+                if postgres {
+                    lost.push(line.to_string());
+                    down.push(what);
+                } else {
+                    // Another dependency: a recovery of this loop is not PostgreSQL's.
+                    down.retain(|w| *w != what);
+                }
+            }
+        } else if let Some((what, rest)) = line.split_once(": regained after ") {
+            let well_formed = rest.ends_with(" failed tries)") && rest.contains(" s (");
+            if well_formed && down.contains(&what) {
+                regained.push(line.to_string());
+                down.retain(|w| *w != what);
+            }
+        }
+    }
+    (lost, regained)
+}
+
+#[test]
+fn postgres_outages_are_told_from_redis_ones_and_from_urls_in_errors() {
+    let log = "\
+scheduler: lost (redis: connection refused); retrying with backoff
+scheduler: regained after 1.2 s (3 failed tries)
+worker w1/0: redis: lost (broken pipe); retrying with backoff
+worker w1/0: redis: regained after 0.4 s (1 failed tries)
+worker w1/0: job failed: cannot reach postgres://postgres@127.0.0.1:5/hfarm
+worker w1/1: postgres: lost (error communicating with database: Connection refused); retrying with backoff
+scheduler: lost (postgres: pool timed out while waiting for an open connection); retrying with backoff
+worker w1/1: postgres: regained after 2.0 s (4 failed tries)
+scheduler: regained after 1.8 s (5 failed tries)
+worker w2/0: heartbeat for k: postgres: lost (connection reset); retrying with backoff
+";
+    let (lost, regained) = postgres_outages(log);
+    assert_eq!(lost.len(), 3, "{lost:?}");
+    assert!(lost.iter().all(|l| l.contains("postgres: lost (") || l.contains("lost (postgres: ")), "{lost:?}");
+    assert_eq!(
+        regained,
+        [
+            "worker w1/1: postgres: regained after 2.0 s (4 failed tries)",
+            "scheduler: regained after 1.8 s (5 failed tries)"
+        ]
+    );
+    // Redis alone: neither.
+    let (lost, regained) = postgres_outages(&log.lines().take(4).collect::<Vec<_>>().join("\n"));
+    assert!(lost.is_empty() && regained.is_empty(), "{lost:?} {regained:?}");
 }
 
 fn signal(child: &Child, sig: i32) {
@@ -321,10 +389,13 @@ async fn a_grid_survives_a_seeded_schedule_of_faults_with_every_job_done_exactly
     assert_eq!((lost, duplicates), (0, 0));
     assert!(injected.len() >= FAULTS.len().min(n_faults), "too few faults landed before the grid finished");
 
-    // They said what they lost and that they got it back.
+    // They said that PostgreSQL went away and that they got it back (the
+    // outage lines of `outage::Outage`, for PostgreSQL and no other server).
     if injected.contains(&Fault::RestartPostgres) {
-        assert!(!farm.log_lines("postgres").is_empty(), "nobody noticed PostgreSQL going away");
-        assert!(!farm.log_lines("regained").is_empty(), "nobody said it reconnected");
+        let (lost, regained) = farm.postgres_outages();
+        assert!(!lost.is_empty(), "nobody said PostgreSQL went away");
+        assert!(!regained.is_empty(), "nobody said PostgreSQL came back after: {lost:?}");
+        eprintln!("chaos: {} PostgreSQL outages reported, {} recoveries", lost.len(), regained.len());
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
