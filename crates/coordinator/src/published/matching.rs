@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use schema::reports::{Cell, Filter, Report, Table};
+use schema::reports::{Cell, Filter, Report, Table, CHECKPOINT};
 use serde::Serialize;
 
 use super::fixture::{Config, Published, Value};
@@ -101,8 +101,12 @@ pub fn check_runs(runs: &Runs, kind: Table, split: Option<&str>) -> Result<(), S
 /// every configuration of theirs (both splits, or `only_split`), both
 /// checkpoints, MSE and NLL, their mean ± std over seeds and ours where
 /// [`mapping`] says one stands beside it (our test split beside their
-/// `only_split`, by default [`mapping::DEFAULT_SPLIT`]); then every cell of
-/// ours that no cell of theirs matched.
+/// `only_split`, by default [`mapping::DEFAULT_SPLIT`]; our row of the same
+/// checkpoint); then every cell of ours that no cell of theirs matched.
+///
+/// `report` is `schema::reports::accuracy_by_checkpoint`'s, one row per
+/// configuration and checkpoint; without its `checkpoint` column (the plain
+/// accuracy table) every row of ours is best-MSE.
 pub fn compare_runs(
     runs: &Runs,
     report: &Report,
@@ -112,6 +116,7 @@ pub fn compare_runs(
     check_runs(runs, report.table, only_split)?;
     let ours_split = mapping::ours_split(only_split);
     let cols = Columns { report };
+    let ours_checkpoints: Vec<Checkpoint> = report.rows.iter().map(|r| cols.checkpoint(r)).collect::<Result<_, _>>()?;
     let mut rows = vec![];
     // Our (row, metric) cells that a cell of theirs matched.
     let mut used = vec![[false; runs::METRICS.len()]; report.rows.len()];
@@ -136,7 +141,16 @@ pub fn compare_runs(
                         None if cols.index(&mean_col).is_none() => {
                             Err(format!("our accuracy table has no column {mean_col}"))
                         }
-                        None => find(&cols, report, &config, metric),
+                        None => find(&cols, report, &config, metric, Some(checkpoint)).map_err(|why| {
+                            match find(&cols, report, &config, metric, None) {
+                                // Ours has the configuration, at another checkpoint only.
+                                Ok(_) => format!(
+                                    "no {} evaluation of ours (evaluated before migration 0018, or trained without it)",
+                                    checkpoint.as_str()
+                                ),
+                                Err(_) => why,
+                            }
+                        }),
                     };
                     if let Ok(i) = found {
                         used[i][m] = true;
@@ -188,7 +202,7 @@ pub fn compare_runs(
             }
             rows.push(RunCompared {
                 split: ours_split.to_string(),
-                checkpoint: mapping::OUR_CHECKPOINT,
+                checkpoint: ours_checkpoints[i],
                 config: Config {
                     domain: text("domain").unwrap_or_default(),
                     model: text("model"),
@@ -247,6 +261,17 @@ impl Columns<'_> {
         self.report.columns.iter().position(|c| c == name)
     }
 
+    /// The checkpoint a row of ours evaluated: its `checkpoint` column, or
+    /// best-MSE in a report without one (`report_accuracy` reads best-MSE
+    /// rows only).
+    fn checkpoint(&self, row: &[Cell]) -> Result<Checkpoint, String> {
+        if self.index(CHECKPOINT).is_none() {
+            return Ok(Checkpoint::BestMse);
+        }
+        let name = self.text(row, CHECKPOINT);
+        name.and_then(Checkpoint::parse).ok_or_else(|| format!("our report has a row of checkpoint {name:?}"))
+    }
+
     fn text<'r>(&self, row: &'r [Cell], name: &str) -> Option<&'r str> {
         match self.index(name).map(|i| &row[i]) {
             Some(Cell::Text(Some(t))) => Some(t.as_str()),
@@ -290,12 +315,20 @@ fn bound_free(c: &Config, metric: &str) -> bool {
         && (matches!(metric, "mse" | "nll") || c.estimate.as_deref() == Some("N"))
 }
 
-/// Our row (its index) for a published configuration, or why there is none.
-fn find(cols: &Columns, report: &Report, c: &Config, metric: &str) -> Result<usize, String> {
+/// Our row (its index) for a published configuration, or why there is none;
+/// `checkpoint`: a row of that checkpoint only ([`Columns::checkpoint`]).
+fn find(
+    cols: &Columns,
+    report: &Report,
+    c: &Config,
+    metric: &str,
+    checkpoint: Option<Checkpoint>,
+) -> Result<usize, String> {
     let baseline_mse = matches!(metric, "ff_mse" | "lmcut_mse");
     let same = |row: &[Cell]| {
         let eq = |name: &str, want: &Option<String>| cols.text(row, name) == want.as_deref();
         cols.text(row, "domain") == Some(c.domain.as_str())
+            && checkpoint.is_none_or(|ck| cols.checkpoint(row) == Ok(ck))
             && (baseline_mse
                 || (eq("model", &c.model)
                     && eq("distribution", &c.distribution)
@@ -375,7 +408,7 @@ pub fn compare(
                 let found = if cols.index(&mean_col).is_none() {
                     Err(format!("our {} table has no column {mean_col}", report.table.as_str()))
                 } else {
-                    find(&cols, report, &r.config, metric)
+                    find(&cols, report, &r.config, metric, None)
                 };
                 let ours = found.as_ref().ok().and_then(|&i| cols.ours(&report.rows[i], &mean_col, std_col.as_deref()));
                 let (z, verdict, note) = match (&ours, &found) {
@@ -553,36 +586,55 @@ mod tests {
         // Their Gaussian trained with l = hmax: our Gaussian (at hLMcut) stands in.
         let hmax = run_cell(&c, "test2", best, "gaussian", "hmax", "0.01", "mse");
         assert_eq!((hmax.verdict, hmax.ours.as_ref().unwrap().mean), (Verdict::Within, n.ours.as_ref().unwrap().mean));
-        // No counterpart: their decay 0, their best-NLL checkpoint, their split test.
+        // Their best-NLL checkpoint beside our best-NLL row (not the best-MSE one): MSE z = 0;
+        // NLL 9.5 against their 9 at every seed, outside.
+        let bnll = Checkpoint::BestNll;
+        let bn = run_cell(&c, "test2", bnll, "gaussian", "lmcut", "0.01", "mse");
+        assert_eq!(
+            (bn.verdict, bn.theirs.as_ref().unwrap().mean, bn.ours.as_ref().unwrap().mean),
+            (Verdict::Within, 4.0, 4.0)
+        );
+        assert!(bn.z.unwrap().abs() < 1e-12, "{bn:?}");
+        let bn_nll = run_cell(&c, "test2", bnll, "gaussian", "lmcut", "0.01", "nll");
+        assert_eq!((bn_nll.verdict, bn_nll.ours.as_ref().unwrap().mean), (Verdict::Outside, 9.5));
+        // Their best-NLL Gaussian at l = hmax: our best-NLL Gaussian at hLMcut stands in.
+        let bn_hmax = run_cell(&c, "test2", bnll, "gaussian", "hmax", "0.01", "mse");
+        assert_eq!((bn_hmax.verdict, bn_hmax.ours.as_ref().unwrap().mean), (Verdict::Within, 4.0));
+        // Our TN has a best-MSE row only.
+        let bn_tn = run_cell(&c, "test2", bnll, "truncated", "lmcut", "0.01", "mse");
+        assert_eq!(bn_tn.verdict, Verdict::NoResult);
+        assert!(bn_tn.note.as_deref().unwrap().starts_with("no best_nll evaluation of ours"), "{bn_tn:?}");
+        // No counterpart: their decay 0, their split test.
         let d0 = run_cell(&c, "test2", best, "gaussian", "lmcut", "0", "mse");
         assert_eq!(d0.verdict, Verdict::NoResult);
         assert!(d0.note.as_deref().unwrap().contains("variant decay 0"), "{d0:?}");
-        let bn = run_cell(&c, "test2", Checkpoint::BestNll, "gaussian", "lmcut", "0.01", "mse");
-        assert_eq!((bn.verdict, bn.theirs.as_ref().unwrap().mean), (Verdict::NoResult, 4.0));
         let t = run_cell(&c, "test", best, "gaussian", "lmcut", "0.01", "mse");
         assert_eq!((t.verdict, t.theirs_n, t.theirs.as_ref().unwrap().std), (Verdict::NoResult, Some(1), None));
         // Ours without theirs: the fixed/none Gaussian's MSE and NLL.
         let ours_only: Vec<&RunCompared> = c.rows.iter().filter(|r| r.verdict == Verdict::OursOnly).collect();
         assert_eq!(ours_only.len(), 2);
-        assert!(ours_only.iter().all(|r| r.config.sigma.as_deref() == Some("fixed") && r.theirs.is_none()));
+        assert!(ours_only
+            .iter()
+            .all(|r| r.config.sigma.as_deref() == Some("fixed") && r.theirs.is_none() && r.checkpoint == best));
         // 4 cells of test, 16 of test2, 2 of ours only.
         assert_eq!(c.rows.len(), 22);
         let s = &c.summary;
-        assert_eq!((s.compared, s.within, s.without_std, s.missing, s.ours_only), (5, 4, 2, 15, 2));
+        assert_eq!((s.compared, s.within, s.without_std, s.missing, s.ours_only), (9, 6, 4, 11, 2));
         assert_eq!(
             s.runs_line(),
-            "4 of 5 cells within 2 std; 15 cells of theirs without a result of ours; 2 of ours without a run of theirs"
+            "6 of 9 cells within 2 std; 11 cells of theirs without a result of ours; 2 of ours without a run of theirs"
         );
         assert_eq!(c.by_domain.keys().collect::<Vec<_>>(), ["gripper"]);
         let (mse, nll) = (&c.by_metric["mse"], &c.by_metric["nll"]);
-        assert_eq!((mse.compared, mse.within, nll.compared, nll.within), (3, 2, 2, 2));
+        assert_eq!((mse.compared, mse.within, nll.compared, nll.within), (5, 4, 4, 2));
     }
 
     #[test]
     fn runs_select_a_split_and_a_filter_and_refuse_planning() {
         let runs = their_runs();
         let c = compare_runs(&runs, &our_accuracy(), &Filter::default(), Some("test")).unwrap();
-        // Ours beside their test split (one run there: no std, judged by the sheets' digits).
+        // Ours beside their test split (one run there: no std, judged by the sheets' digits), per
+        // checkpoint.
         assert_eq!(c.ours_split, "test");
         let verdicts: Vec<(&str, Checkpoint, &str, Verdict)> =
             c.rows.iter().map(|r| (r.split.as_str(), r.checkpoint, r.metric.as_str(), r.verdict)).collect();
@@ -592,8 +644,8 @@ mod tests {
             [
                 ("test", best, "mse", Verdict::Outside),
                 ("test", best, "nll", Verdict::Outside),
-                ("test", bnll, "mse", Verdict::NoResult),
-                ("test", bnll, "nll", Verdict::NoResult),
+                ("test", bnll, "mse", Verdict::Outside),
+                ("test", bnll, "nll", Verdict::Outside),
                 ("test", best, "mse", Verdict::OursOnly),
                 ("test", best, "mse", Verdict::OursOnly),
                 ("test", best, "nll", Verdict::OursOnly),
@@ -608,6 +660,12 @@ mod tests {
         assert!(c.rows.is_empty() || c.rows.iter().all(|r| r.config.bound.as_deref() == Some("hmax")), "ours only too");
         let err = compare_runs(&runs, &planning(), &Filter::default(), None).unwrap_err();
         assert!(err.contains("use --table accuracy"), "{err}");
+        // A checkpoint of ours that is none of theirs.
+        let mut last = our_accuracy();
+        let at = last.columns.iter().position(|c| c == schema::reports::CHECKPOINT).unwrap();
+        last.rows[0][at] = Cell::Text(Some("last".into()));
+        let err = compare_runs(&runs, &last, &Filter::default(), None).unwrap_err();
+        assert!(err.contains("checkpoint Some(\"last\")"), "{err}");
         assert!(check_runs(&runs, Table::Accuracy, Some("test3")).unwrap_err().contains("no split test3"));
     }
 
@@ -628,6 +686,21 @@ mod tests {
             bounds,
             [("blind", "mse"), ("blind", "nll"), ("hmax", "mse"), ("hmax", "nll"), ("lmcut", "mse"), ("lmcut", "nll")]
         );
+        // A report without a checkpoint column is best-MSE: their best-NLL cells say ours has none.
+        let bnll = c
+            .rows
+            .iter()
+            .find(|r| {
+                r.checkpoint == Checkpoint::BestNll
+                    && r.split == "test2"
+                    && r.config == compared[4].config
+                    && r.decay == compared[4].decay
+                    && r.exclude_self == compared[4].exclude_self
+                    && r.train_size == compared[4].train_size
+            })
+            .unwrap();
+        assert_eq!(bnll.verdict, Verdict::NoResult);
+        assert!(bnll.note.as_deref().unwrap().starts_with("no best_nll evaluation of ours"), "{bnll:?}");
         assert!(compared.iter().all(|r| r.split == "test2"
             && r.checkpoint == Checkpoint::BestMse
             && r.decay.as_deref() == Some("0.01")

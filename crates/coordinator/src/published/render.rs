@@ -253,10 +253,10 @@ pub fn render_runs(c: &RunsComparison, format: Format) -> Result<String, String>
         }
         Format::Md => {
             let mut s = format!(
-                "Against {} ({}): theirs is mean ± sample std over their seeds (n), ours mean ± std over ours (n); z = (ours - their mean) / their std; {OUTSIDE} = ours outside their mean ± 2 std. Ours is our test split's {} checkpoint, beside their split {} (coordinator::published::mapping).\n\n",
+                "Against {} ({}): theirs is mean ± sample std over their seeds (n), ours mean ± std over ours (n); z = (ours - their mean) / their std; {OUTSIDE} = ours outside their mean ± 2 std. Ours is our models' same checkpoint ({}) on our test split, beside their split {} (coordinator::published::mapping).\n\n",
                 c.against,
                 c.sources.join("; "),
-                mapping::OUR_CHECKPOINT.as_str(),
+                mapping::OUR_CHECKPOINTS.map(|c| c.as_str()).join(", "),
                 c.ours_split,
             );
             cols.extend(["ours", "n", "theirs", "n", "z", ""]);
@@ -355,10 +355,10 @@ mod tests {
         assert!(md.contains("| nll | 10.000 ± 0.100 | 3 | 10.000 ± 0.000 | 5 | std 0 |  |"), "{md}");
         assert!(md.contains("| test2 | best_mse | gripper | nlm | gaussian | fixed | none | lmcut |  |  |  |  | mse | 4.897 ± 0.500 | 3 | — |  |  | ours only |"), "{md}");
         assert!(md.contains("| test | best_mse | gripper | nlm | gaussian | learn | ff | lmcut | 400 | 0.01 | False |  | mse | — |  | 1.000 | 1 |  | no result |"), "{md}");
-        let summary = "all: 4 of 5 cells within 2 std; 15 cells of theirs without a result of ours; 2 of ours without a run of theirs\n\
-                       domain gripper: 4 of 5 cells within 2 std; 15 cells of theirs without a result of ours; 2 of ours without a run of theirs\n\
-                       metric mse: 2 of 3 cells within 2 std; 7 cells of theirs without a result of ours; 1 of ours without a run of theirs\n\
-                       metric nll: 2 of 2 cells within 2 std; 8 cells of theirs without a result of ours; 1 of ours without a run of theirs\n";
+        let summary = "all: 6 of 9 cells within 2 std; 11 cells of theirs without a result of ours; 2 of ours without a run of theirs\n\
+                       domain gripper: 6 of 9 cells within 2 std; 11 cells of theirs without a result of ours; 2 of ours without a run of theirs\n\
+                       metric mse: 4 of 5 cells within 2 std; 5 cells of theirs without a result of ours; 1 of ours without a run of theirs\n\
+                       metric nll: 2 of 4 cells within 2 std; 6 cells of theirs without a result of ours; 1 of ours without a run of theirs\n";
         assert!(md.ends_with(&format!("\n\n{summary}")), "{md}");
         let csv = render_runs(&c, Format::Csv).unwrap();
         assert_eq!(
@@ -377,9 +377,9 @@ mod tests {
             "{ours_only}"
         );
         let json: serde_json::Value = serde_json::from_str(&render_runs(&c, Format::Json).unwrap()).unwrap();
-        assert_eq!(json["summary"]["within"], 4);
+        assert_eq!(json["summary"]["within"], 6);
         assert_eq!(json["summary"]["ours_only"], 2);
-        assert_eq!(json["by_metric"]["nll"]["compared"], 2);
+        assert_eq!(json["by_metric"]["nll"]["compared"], 4);
         assert_eq!(json["rows"][0]["split"], "test");
         assert_eq!(json["rows"][0]["checkpoint"], "best_mse");
         assert_eq!(json["rows"][0]["theirs"]["mean"], 1.0);

@@ -64,6 +64,11 @@ impl Checkpoint {
             Checkpoint::BestNll => "best_nll",
         }
     }
+
+    /// The checkpoint [`Checkpoint::as_str`] names (as our `evaluations.checkpoint` does).
+    pub fn parse(name: &str) -> Option<Checkpoint> {
+        Checkpoint::ALL.into_iter().find(|c| c.as_str() == name)
+    }
 }
 
 /// A configuration as the sheets name it: every column that tells two of
