@@ -110,7 +110,8 @@ async fn metrics_are_prometheus_text() {
         .await
         .unwrap();
     let redis = support::servers::redis_url();
-    let queue = queue::Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
+    let keys = support::servers::TestKeys::new(&db.name);
+    let queue = queue::Queue::connect(&redis, &keys).await.expect("tests need Redis");
     queue.push("cpu", &["a".to_string(), "b".to_string()]).await.unwrap();
     let app = router(AppState { pool: db.pool.clone(), token: None, queue: Some(queue) });
     let (st, text) = get(&app, "/metrics").await;

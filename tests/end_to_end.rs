@@ -7,13 +7,13 @@ use coordinator::scheduler::{run_scheduler, SchedulerConfig};
 use queue::Queue;
 use schema::testing::TestDatabase;
 use schema::JobStatus;
-use support::servers::{redis_url, PrivateRedis};
+use support::servers::{redis_url, PrivateRedis, TestKeys};
 use worker::{run_worker, WorkerConfig};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn smoke_grid_runs_to_completion_with_the_right_rows() {
     let db = TestDatabase::create().await;
-    let prefix = format!("hfarm-test-{}", db.name);
+    let prefix = TestKeys::new(&db.name);
     let queue = Queue::connect(&redis_url(), &prefix).await.expect("tests need Redis (run ./scripts/services)");
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
     let report =
@@ -135,7 +135,8 @@ async fn flushing_redis_mid_run_loses_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn duplicate_deliveries_leave_one_result_per_job() {
     let db = TestDatabase::create().await;
-    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+    let keys = TestKeys::new(&db.name);
+    let queue = Queue::connect(&redis_url(), &keys).await.unwrap();
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/smoke.toml")).unwrap();
     let e = coordinator::submit(Some(&db.pool), &text, "smoke.toml", false, &coordinator::cost::CostModel::defaults())
         .await
@@ -170,7 +171,8 @@ async fn duplicate_deliveries_leave_one_result_per_job() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_poison_job_goes_dead_after_three_attempts_through_the_real_queue() {
     let db = TestDatabase::create().await;
-    let queue = Queue::connect(&redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+    let keys = TestKeys::new(&db.name);
+    let queue = Queue::connect(&redis_url(), &keys).await.unwrap();
     let grid = r#"
 name = "poison"
 seeds = [1]

@@ -42,7 +42,8 @@ steps = 200
 async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
     let db = TestDatabase::create().await;
     let redis = support::servers::redis_url();
-    let queue = Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
+    let keys = support::servers::TestKeys::new(&db.name);
+    let queue = Queue::connect(&redis, &keys).await.expect("tests need Redis");
     let report =
         coordinator::submit(Some(&db.pool), GRID, "learning.toml", false, &coordinator::cost::CostModel::defaults())
             .await

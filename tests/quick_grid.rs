@@ -14,7 +14,8 @@ use worker::{run_worker, TrainGroups, WorkerConfig};
 async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     let db = TestDatabase::create().await;
     let redis = support::servers::redis_url();
-    let queue = Queue::connect(&redis, &format!("hfarm-test-{}", db.name)).await.expect("tests need Redis");
+    let keys = support::servers::TestKeys::new(&db.name);
+    let queue = Queue::connect(&redis, &keys).await.expect("tests need Redis");
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/quick.toml")).unwrap();
     let submitted =
         coordinator::submit(Some(&db.pool), &text, "quick.toml", false, &coordinator::cost::CostModel::defaults())

@@ -43,7 +43,8 @@ steps = 40
 /// process, until every job has ended; asserts that none failed (the
 /// experiment is finished).
 async fn run_to_the_end(db: &TestDatabase, grid: &str) -> (uuid::Uuid, coordinator::StatusReport) {
-    let queue = Queue::connect(&support::servers::redis_url(), &format!("hfarm-test-{}", db.name)).await.unwrap();
+    let keys = support::servers::TestKeys::new(&db.name);
+    let queue = Queue::connect(&support::servers::redis_url(), &keys).await.unwrap();
     let report =
         coordinator::submit(Some(&db.pool), grid, "unfilled.toml", false, &coordinator::cost::CostModel::defaults())
             .await
