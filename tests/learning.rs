@@ -82,7 +82,9 @@ async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
     assert_eq!(count("SELECT count(*) FROM checkpoints WHERE tag = 'last' AND step = 200").await, 2);
     // Validation every 5 steps (steps / 40): 40 points per model.
     assert_eq!(count("SELECT count(*) FROM training_curves").await, 80);
-    assert_eq!(count("SELECT count(*) FROM evaluations WHERE samples > 0 AND mse >= 0 AND lmcut_mse > 0").await, 2);
+    // One evaluation per model and checkpoint (best-MSE and best-NLL).
+    assert_eq!(count("SELECT count(*) FROM evaluations WHERE samples > 0 AND mse >= 0 AND lmcut_mse > 0").await, 4);
+    assert_eq!(count("SELECT count(DISTINCT checkpoint) FROM evaluations").await, 2);
     // Clipping a Gaussian's estimate into [l, inf) can only bring it closer to h* >= l.
     assert_eq!(
         count(
@@ -90,7 +92,7 @@ async fn gripper_is_generated_labelled_trained_evaluated_and_planned_with() {
              WHERE j.distribution = 'gaussian' AND e.mse_clip <= e.mse + 1e-9"
         )
         .await,
-        1
+        2
     );
     assert_eq!(count("SELECT count(*) FROM evaluations WHERE nll = 'NaN' OR mse = 'NaN'").await, 0);
     assert_eq!(count("SELECT count(*) FROM plan_runs WHERE model IS NOT NULL").await, 6);

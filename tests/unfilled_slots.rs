@@ -107,7 +107,10 @@ async fn slots_without_an_instance_skip_their_dependents_and_the_grid_finishes()
     assert_eq!(reasons, [("tries".to_string(),)], "both tries were used");
     // The evaluation stands on the two test instances that exist.
     let (evaluated, samples): (i64, i64) =
-        sqlx::query_as("SELECT count(*), sum(samples)::bigint FROM evaluations").fetch_one(&db.pool).await.unwrap();
+        sqlx::query_as("SELECT count(*), sum(samples)::bigint FROM evaluations WHERE checkpoint = 'best_mse'")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
     let (states,): (i64,) = sqlx::query_as("SELECT count(*)::bigint FROM labelled_states WHERE split = 'test'")
         .fetch_one(&db.pool)
         .await

@@ -62,8 +62,13 @@ async fn a_planning_task_whose_grounding_explodes_ends_as_memory_limit() {
         objects.join(" ")
     );
     let limits = PlanLimits { max_evaluations: 10_000, time_s: TimeLimit(Some(120.0)), memory_mib: 256 };
-    let task =
-        Task::PlanClassical { domain_pddl: domain.into(), problem_pddl: problem, heuristic: "ff".into(), limits };
+    let task = Task::PlanClassical {
+        domain_pddl: domain.into(),
+        problem_pddl: problem,
+        heuristic: "ff".into(),
+        limits,
+        planning: Default::default(),
+    };
     let r = isolation().run::<serde_json::Value>(task, Bounds::behind(Some(256), Some(120.0))).await;
     assert_eq!(r.unwrap(), Finished::MemoryLimit);
 }

@@ -194,8 +194,11 @@ pub fn solve_try(
     instances: Instances,
     limits: &SolveLimits,
 ) -> Result<TryOutcome, String> {
-    let domain_text = domain_pddl_like(domain, instances.generator)
-        .ok_or_else(|| format!("{} does not make {domain} problems", instances.generator))?;
+    let domain_text =
+        domain_pddl_like(domain, instances.generator).ok_or_else(|| match planner::generate::domain(domain) {
+            None => format!("unknown domain {domain}"),
+            Some(_) => format!("{} does not make {domain} problems", instances.generator),
+        })?;
     let start = planner::search::thread_cpu_time().as_secs_f64();
     let gseed = instances.splits.generator_seed(split, seed, attempt);
     let problem = generate_with(params, gseed, instances.generator)?;
