@@ -88,7 +88,7 @@ fn heuristics_json_has_every_heuristic() {
     let (d, p) = instance(&dir, "visitall", &["--seed", "2", "--size", "3", "--ratio", "1.0"]);
     let o = hfarm(&["heuristics", &d, &p, "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    for key in ["blind", "goalcount", "hmax", "hadd", "ff", "lmcut"] {
+    for key in ["blind", "goalcount", "hmax", "hadd", "ff", "lmcut", "ff-pyperplan", "lmcut-pyperplan"] {
         assert!(v[key].is_u64(), "{key} in {v}");
     }
     assert!(v["hmax"].as_u64() <= v["lmcut"].as_u64());

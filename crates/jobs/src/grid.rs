@@ -808,7 +808,7 @@ impl Grid {
                 if planner::heuristics::info(h).is_none() {
                     return Err(format!(
                         "baselines.heuristics[{i}]: unknown heuristic `{h}`; expected one of {}",
-                        planner::heuristics::NAMES.join(", ")
+                        planner::heuristics::registered().map(|h| h.name).collect::<Vec<_>>().join(", ")
                     ));
                 }
             }

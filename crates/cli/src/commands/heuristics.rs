@@ -1,4 +1,5 @@
-//! `hfarm heuristics`: the initial state's value of every classical heuristic.
+//! `hfarm heuristics`: the initial state's value of every registered classical
+//! heuristic, ours and pyperplan's (`ff-pyperplan`, `lmcut-pyperplan`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +20,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let task = planner::load_task(&args.domain, &args.problem)?;
     let init = initial_state(&task);
     let mut values = serde_json::Map::new();
-    for info in heuristics::ALL {
+    for info in heuristics::registered() {
         // A task grounding found unsolvable is a dead end for every heuristic that detects them.
         let v = if task.unsolvable.is_some() && info.detects_dead_ends {
             f64::INFINITY
@@ -38,7 +39,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("{}", serde_json::Value::Object(values));
     } else {
         for (k, v) in &values {
-            println!("{k:10} {}", if v.is_null() { "infinity".to_string() } else { v.to_string() });
+            println!("{k:16} {}", if v.is_null() { "infinity".to_string() } else { v.to_string() });
         }
         if let Some(f) = features {
             println!(

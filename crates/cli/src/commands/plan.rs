@@ -83,7 +83,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let task = planner::load_task(&args.domain, &args.problem)?;
     let ground_time = start.elapsed();
     let Some(mut h) = heuristics::by_name(&args.heuristic, &task) else {
-        bail!("unknown heuristic `{}`; expected one of {}", args.heuristic, heuristics::NAMES.join(", "));
+        let names: Vec<&str> = heuristics::registered().map(|h| h.name).collect();
+        bail!("unknown heuristic `{}`; expected one of {}", args.heuristic, names.join(", "));
     };
     if let Some(t) = limits.time_limit {
         limits.time_limit = Some(t.saturating_sub(ground_time));
