@@ -11,11 +11,10 @@
 //! many, except where a value falls within an ulp of a rounding boundary.
 
 use planner::heuristics::{
-    Definitions, FeatureValues, FfPyperplan, GoalCount, Heuristic, RelaxedPlanFeatures, StateBatch, DEAD_END,
+    Definitions, FeatureValues, GoalCount, Heuristic, PyperplanFeatures, RelaxedPlanFeatures, StateBatch, DEAD_END,
 };
 use planner::pddl::Domain;
 use planner::search::Greedy;
-use planner::task::OpId;
 use planner::Task;
 use std::sync::Arc;
 
@@ -54,7 +53,7 @@ enum Features {
     /// goal count of the task's initial state for every state (l. 38:
     /// `len(task.goals - task.initial_state)`), although training read each
     /// state's own.
-    Pyperplan { ff: FfPyperplan, root_goal_count: f64, plan: Vec<OpId> },
+    Pyperplan { features: PyperplanFeatures, root_goal_count: f64 },
 }
 
 impl Features {
@@ -62,31 +61,17 @@ impl Features {
         match definitions {
             Definitions::Hfarm => Features::Hfarm(RelaxedPlanFeatures::new(task)),
             Definitions::Pyperplan => Features::Pyperplan {
-                ff: FfPyperplan::new(task),
+                features: PyperplanFeatures::new(task),
                 root_goal_count: GoalCount::new(task).value(&planner::state::initial_state(task)),
-                plan: vec![],
             },
         }
     }
 
     /// None at a relaxed dead end.
-    fn of(&mut self, task: &Task, state: &[u64]) -> Option<FeatureValues> {
+    fn of(&mut self, state: &[u64]) -> Option<FeatureValues> {
         match self {
             Features::Hfarm(f) => f.features(state),
-            Features::Pyperplan { ff, root_goal_count, plan } => {
-                let h = ff.value_with_plan(state, plan);
-                if !h.is_finite() {
-                    return None;
-                }
-                let deletes: usize = plan.iter().map(|&o| task.operators[o as usize].del.len()).sum();
-                let mean = if plan.is_empty() { 0.0 } else { deletes as f64 / plan.len() as f64 };
-                Some(FeatureValues {
-                    goal_count: *root_goal_count,
-                    ff: h,
-                    deletes_ignored: deletes as f64,
-                    mean_deletes_ignored: mean,
-                })
-            }
+            Features::Pyperplan { features, root_goal_count } => features.features(state, *root_goal_count),
         }
     }
 }
@@ -248,7 +233,7 @@ impl Heuristic for LearnedHeuristic {
         for (k, s) in batch.iter().enumerate() {
             let (low, res) = (all_lows[k], all_ress[k]);
             let feats: Option<FeatureValues> = match self.features.as_mut() {
-                Some(f) => f.of(&self.instance.task, s),
+                Some(f) => f.of(s),
                 None => Some(FeatureValues::default()),
             };
             // A dead end by any of the model's inputs is a dead end.

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::ground::GroundOptions;
-use crate::heuristics::{self, Definitions, FfPyperplan, Heuristic, RelaxedPlanFeatures};
+use crate::heuristics::{self, Definitions, Heuristic, PyperplanFeatures, RelaxedPlanFeatures};
 use crate::state::initial_state;
 use crate::successors::apply;
 use crate::Task;
@@ -95,24 +95,17 @@ pub fn label_with(
     let mut hs: Vec<(&str, Box<dyn Heuristic>)> =
         heuristics::ALL.iter().map(|h| (h.name, (h.build)(&pruned))).collect();
     let mut ours = RelaxedPlanFeatures::new(&pruned);
-    let mut theirs = (features == Definitions::Pyperplan).then(|| (FfPyperplan::new(&pruned), vec![]));
+    let mut theirs = (features == Definitions::Pyperplan).then(|| PyperplanFeatures::new(&pruned));
     let n = plan.len() as u64;
     let mut out = vec![];
     for (k, (s, fs)) in states.iter().zip(&full_states).enumerate() {
         let values = hs.iter_mut().map(|(name, h)| (name.to_string(), finite(h.evaluate(s)))).collect();
         let (f, feature_ff) = match theirs.as_mut() {
             None => (ours.features(s), None),
-            Some((ff, relaxed_plan)) => {
-                let h = ff.value_with_plan(s, relaxed_plan);
-                let deletes: usize = relaxed_plan.iter().map(|&o| pruned.operators[o as usize].del.len()).sum();
-                let mean = if relaxed_plan.is_empty() { 0.0 } else { deletes as f64 / relaxed_plan.len() as f64 };
-                let f = h.is_finite().then_some(heuristics::FeatureValues {
-                    goal_count: 0.0,
-                    ff: h,
-                    deletes_ignored: deletes as f64,
-                    mean_deletes_ignored: mean,
-                });
-                (f, finite(h))
+            // The goal count is not read from here (labels carry goalcount's value).
+            Some(theirs) => {
+                let f = theirs.features(s, 0.0);
+                (f, f.map(|f| f.ff))
             }
         };
         let mut atoms: Vec<String> = full.static_atoms.iter().map(|a| full.atom_name(a)).collect();

@@ -53,7 +53,7 @@ mod unchecked;
 
 pub use blind::{Blind, GoalCount, BLIND, GOALCOUNT};
 pub use lmcut::{LmCut, LMCUT};
-pub use pyperplan_ff::{FfPyperplan, FF_PYPERPLAN};
+pub use pyperplan_ff::{FfPyperplan, PyperplanFeatures, FF_PYPERPLAN};
 pub use pyperplan_lmcut::{LmCutPyperplan, LMCUT_PYPERPLAN};
 pub use relaxed::RelaxedTask;
 pub use relaxed_exploration::{Additive, FeatureValues, Ff, HMax, RelaxedPlanFeatures, FF, HADD, HMAX};

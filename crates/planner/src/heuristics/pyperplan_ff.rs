@@ -240,3 +240,31 @@ impl FfPyperplan {
     }
 }
 per_state_heuristic!(FfPyperplan, FF_PYPERPLAN);
+/// The linear model's features as the authors compute them
+/// (`pyperplan_heuristic_gomoluch.py:27-62`): `calc_h_with_plan`'s value
+/// and the delete effects of its relaxed plan. The goal count is the
+/// caller's: the state's own in their training data, the root's in their
+/// planning.
+pub struct PyperplanFeatures {
+    ff: FfPyperplan,
+    deletes: Vec<u32>,
+    plan: Vec<OpId>,
+}
+
+impl PyperplanFeatures {
+    pub fn new(task: &Task) -> Self {
+        let deletes = task.operators.iter().map(|o| o.del.len() as u32).collect();
+        PyperplanFeatures { ff: FfPyperplan::new(task), deletes, plan: vec![] }
+    }
+
+    /// None at a relaxed dead end.
+    pub fn features(&mut self, state: &[u64], goal_count: f64) -> Option<super::FeatureValues> {
+        let ff = self.ff.value_with_plan(state, &mut self.plan);
+        if !ff.is_finite() {
+            return None;
+        }
+        let deletes: u64 = self.plan.iter().map(|&o| u64::from(self.deletes[o as usize])).sum();
+        let mean = if self.plan.is_empty() { 0.0 } else { deletes as f64 / self.plan.len() as f64 };
+        Some(super::FeatureValues { goal_count, ff, deletes_ignored: deletes as f64, mean_deletes_ignored: mean })
+    }
+}
