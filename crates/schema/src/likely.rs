@@ -22,8 +22,9 @@ pub struct Iteration {
     pub report: serde_json::Value,
 }
 
-/// Records an iteration (a resumed attempt overwrites the ones it repeats).
-pub async fn record_iteration(pool: &PgPool, job: &str, i: &Iteration) -> Result<(), DbError> {
+/// Records an iteration (a resumed attempt overwrites the ones it repeats),
+/// in the transaction that writes the learner's checkpoint after it.
+pub async fn record_iteration(tx: &mut PgConnection, job: &str, i: &Iteration) -> Result<(), DbError> {
     sqlx::query(
         "INSERT INTO puzzle_iterations (job, iteration, tasks, solved, alpha, beta, buffer, seconds, report)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -39,7 +40,7 @@ pub async fn record_iteration(pool: &PgPool, job: &str, i: &Iteration) -> Result
     .bind(i.buffer as i32)
     .bind(i.seconds)
     .bind(&i.report)
-    .execute(pool)
+    .execute(tx)
     .await?;
     Ok(())
 }

@@ -73,9 +73,11 @@ pub struct Checkpoint {
 
 /// Writes a checkpoint only while `worker` still holds the job: a worker
 /// that lost its lease gets false and stops, instead of racing the new
-/// attempt.
-pub async fn write_checkpoint_if_held(
-    pool: &PgPool,
+/// attempt. Takes a pool or a transaction: a job that records progress
+/// beside its checkpoint (a learner's iteration row) writes both in one
+/// transaction, so a kill between them cannot leave one without the other.
+pub async fn write_checkpoint_if_held<'e>(
+    db: impl sqlx::PgExecutor<'e>,
     job: &str,
     worker: &str,
     tag: Tag,
@@ -93,7 +95,7 @@ pub async fn write_checkpoint_if_held(
     .bind(&c.config)
     .bind(&c.weights)
     .bind(worker)
-    .execute(pool)
+    .execute(db)
     .await?
     .rows_affected();
     Ok(n == 1)

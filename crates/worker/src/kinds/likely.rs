@@ -131,9 +131,6 @@ pub async fn learn(
             config: serde_json::json!({ "kind": "puzzle_learn", "domain": domain }),
             weights: state,
         };
-        if !training::write_checkpoint_if_held(ctx.pool, ctx.key(), ctx.worker, Tag::Last, &checkpoint).await? {
-            return Ok(false);
-        }
         let row = Iteration {
             iteration: report.iteration,
             tasks: report.tasks.len() as u32,
@@ -144,7 +141,15 @@ pub async fn learn(
             seconds: report.seconds_tasks + report.seconds_ffnn + report.seconds_wunn,
             report: serde_json::to_value(&report).map_err(failed)?,
         };
-        schema::likely::record_iteration(ctx.pool, ctx.key(), &row).await?;
+        // The iteration's row and the checkpoint it leads to land together: a
+        // kill between two separate writes would resume after an iteration
+        // whose row was never written.
+        let mut tx = ctx.begin().await?;
+        if !training::write_checkpoint_if_held(&mut *tx, ctx.key(), ctx.worker, Tag::Last, &checkpoint).await? {
+            return Ok(false);
+        }
+        schema::likely::record_iteration(&mut tx, ctx.key(), &row).await?;
+        tx.commit().await.map_err(schema::DbError::from)?;
     }
     let mut tx = ctx.begin().await?;
     let seconds = started.elapsed().as_secs_f64();
