@@ -1,12 +1,13 @@
 # syntax=docker/dockerfile:1
-# Images of the one `hfarm` binary (coordinator and workers):
+# Images of the `hfarm` binaries (coordinator and workers):
 #
 #   docker build --target cpu  -t hfarm:dev .        # coordinator, CPU workers (the default target)
 #   docker build --target cuda -t hfarm-cuda:dev .   # GPU workers: the CUDA build of torch 2.11.0
 #
-# The binary links libtorch's CPU library and loads libtorch_cuda at run time
-# when it can (crates/learner), so both images carry the same binary and
-# differ only in the libtorch beside it. Base images are pinned by tag and
+# `hfarm` leaves libtorch out and hands what runs models (workers) to
+# `hfarm-torch` beside it, which links libtorch's CPU library and loads
+# libtorch_cuda at run time when it can (crates/learner), so both images
+# carry the same binaries and differ only in the libtorch beside them. Base images are pinned by tag and
 # digest; the runtime stages have no compiler, cargo or pip.
 ARG RUST_IMAGE=rust:1.95.0-bookworm@sha256:6258907abe69656e41cd992e0b705cdcfabcbbe3db374f92ed2d47121282d4a1
 ARG DEBIAN_IMAGE=debian:bookworm-20260824-slim@sha256:88200866dfff7ea7f5cbcb6ec7c8a701889efe6fe859fe64d6990e4b07ea4171
@@ -21,8 +22,9 @@ WORKDIR /src
 COPY . .
 ENV HFARM_CACHE=/opt/hfarm-cache
 RUN ./scripts/libtorch \
- && cargo build --release --locked --bin hfarm \
- && cp target/release/hfarm /opt/hfarm-bin
+ && cargo build --release --locked -p hfarm --bins \
+ && mkdir -p /opt/hfarm-bin \
+ && cp target/release/hfarm target/release/hfarm-torch /opt/hfarm-bin/
 
 # The CUDA build of torch 2.11.0 with its CUDA libraries (cuBLAS, cuDNN, ...),
 # installed where the runtime image takes them from; pip stays in this stage.
@@ -46,12 +48,12 @@ CMD ["--help"]
 FROM runtime AS cuda
 COPY --from=torch-cuda /opt/torch-cuda /opt/torch-cuda
 ENV LD_LIBRARY_PATH=/opt/torch-cuda/torch/lib
-COPY --from=build /opt/hfarm-bin /usr/local/bin/hfarm
+COPY --from=build /opt/hfarm-bin/ /usr/local/bin/
 USER 65534:65534
 
 # Last, so that a plain `docker build .` (and compose.yaml) builds the CPU image.
 FROM runtime AS cpu
 COPY --from=build /opt/hfarm-cache/libtorch-2.11.0 /opt/libtorch
 ENV LD_LIBRARY_PATH=/opt/libtorch/torch/lib
-COPY --from=build /opt/hfarm-bin /usr/local/bin/hfarm
+COPY --from=build /opt/hfarm-bin/ /usr/local/bin/
 USER 65534:65534

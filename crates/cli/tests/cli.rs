@@ -118,3 +118,36 @@ fn malformed_pddl_is_reported_with_its_position() {
     assert!(err.contains("domain.pddl:3:"), "{err}");
     assert!(err.contains("undeclared predicate `q`"), "{err}");
 }
+
+/// `hfarm` hands the commands that run models to `hfarm-torch` beside it
+/// (src/lib.rs): the same answer through either binary, and a clear error
+/// where `hfarm-torch` is missing.
+#[test]
+fn model_commands_are_handed_to_hfarm_torch_and_its_absence_is_named() {
+    let torch = PathBuf::from(env!("CARGO_BIN_EXE_hfarm-torch"));
+    let via_torch = Command::new(&torch).args(["bench", "train-group", "--help"]).output().unwrap();
+    assert!(via_torch.status.success());
+    // A bad argument of a forwarded command is refused the same way by both.
+    let lean = hfarm(&["bench", "train-group", "--model", "hgn", "--steps", "1"]);
+    let full = Command::new(&torch).args(["bench", "train-group", "--model", "hgn", "--steps", "1"]).output().unwrap();
+    assert_eq!(lean.status.code(), Some(2));
+    assert_eq!(full.status.code(), Some(2));
+    let why = String::from_utf8_lossy(&lean.stderr);
+    assert!(why.contains("the HGN trains one run at a time"), "{why}");
+    assert_eq!(lean.stderr, full.stderr);
+
+    // hfarm alone in a folder (a hard link: current_exe() is the link's path).
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("lean-alone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let alone = dir.join("hfarm");
+    let _ = std::fs::remove_file(&alone);
+    std::fs::hard_link(env!("CARGO_BIN_EXE_hfarm"), &alone).unwrap();
+    let out = Command::new(&alone).args(["worker", "--concurrency", "1"]).output().unwrap();
+    // What runs no model needs nothing beside it.
+    let version = Command::new(&alone).arg("--version").output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(version.status.success() && stdout(&version).starts_with("hfarm "), "{version:?}");
+    assert_eq!(out.status.code(), Some(2));
+    let why = String::from_utf8_lossy(&out.stderr);
+    assert!(why.contains("needs") && why.contains("hfarm-torch"), "{why}");
+}

@@ -81,7 +81,10 @@ def test_one_binary_two_libtorches(target, libtorch):
     chain = lineage(target)
     (name, _, commands) = chain[0]
     copies = [c for c in commands if c.cmd == "COPY"]
-    assert any(c.flags == ("--from=build",) and c.value[-1] == "/usr/local/bin/hfarm" for c in copies), name
+    # Both binaries: `hfarm` hands what runs models to `hfarm-torch` beside it.
+    assert any(
+        c.flags == ("--from=build",) and c.value == ("/opt/hfarm-bin/", "/usr/local/bin/") for c in copies
+    ), name
     assert env_of(chain, "LD_LIBRARY_PATH").split(":")[0] == libtorch
     entry = [c for _, _, cmds in chain for c in cmds if c.cmd == "ENTRYPOINT"]
     assert entry and entry[0].value == ("hfarm",)
@@ -92,3 +95,4 @@ def test_build_stage_uses_scripts_libtorch_and_the_workspace_lock():
     runs = " ".join(" ".join(c.value) for c in commands if c.cmd == "RUN")
     assert "./scripts/libtorch" in runs
     assert re.search(r"cargo build --release --locked", runs)
+    assert re.search(r"cp target/release/hfarm target/release/hfarm-torch /opt/hfarm-bin/", runs)

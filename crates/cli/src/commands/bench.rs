@@ -18,7 +18,7 @@ use anyhow::{bail, Context, Result};
 use planner::heuristics;
 use planner::search::{astar, gbfs, Limits, SearchStatus};
 
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Which {
     /// Optimal search: A* with LM-cut.
     AstarLmcut,
@@ -38,6 +38,28 @@ pub enum Which {
     Loss,
     /// S learned GBFS searches with shared forward passes vs one after another (--model, --searches, --budget, --device).
     PlanMany,
+}
+
+impl Which {
+    /// Whether this benchmark trains or runs models, or runs a worker (which
+    /// may): these run in `hfarm-torch` (see the crate's lib.rs).
+    pub fn needs_models(self) -> bool {
+        !matches!(self, Which::AstarLmcut | Which::GbfsFf)
+    }
+}
+
+/// The benchmarks that need libtorch (`hfarm-torch`).
+pub fn run_models(a: Args) -> Result<ExitCode> {
+    match a.which {
+        Which::AstarLmcut | Which::GbfsFf => run(a),
+        Which::Queue => super::bench_queue::run(a.jobs, a.slots, a.json),
+        Which::Nlm => super::bench_learner::nlm(a.objects, a.batch, a.steps, &a.device, a.json),
+        Which::LearnedGbfs => super::bench_learner::learned_gbfs(a.json),
+        Which::Train => super::bench_learner::train(a.steps, &a.device, a.json),
+        Which::TrainGroup => super::bench_learner::train_group(&a.model, a.runs, a.steps, &a.device, a.json),
+        Which::Loss => super::bench_learner::loss(a.batch, a.steps, &a.device, a.json),
+        Which::PlanMany => super::bench_learner::plan_many(&a.model, a.searches, a.budget, a.balls, &a.device, a.json),
+    }
 }
 
 /// The planner benchmarks run over a suite of PDDL instances.
@@ -221,20 +243,12 @@ fn suite_instances(suite: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
     Ok(out)
 }
 
+/// The planner suites (no model: the lean `hfarm` runs these).
 pub fn run(a: Args) -> Result<ExitCode> {
-    // The two planner suites share what follows; every other bench is its own.
     let suite = match a.which {
         Which::AstarLmcut => Suite::AstarLmcut,
         Which::GbfsFf => Suite::GbfsFf,
-        Which::Queue => return super::bench_queue::run(a.jobs, a.slots, a.json),
-        Which::Nlm => return super::bench_learner::nlm(a.objects, a.batch, a.steps, &a.device, a.json),
-        Which::LearnedGbfs => return super::bench_learner::learned_gbfs(a.json),
-        Which::Train => return super::bench_learner::train(a.steps, &a.device, a.json),
-        Which::TrainGroup => return super::bench_learner::train_group(&a.model, a.runs, a.steps, &a.device, a.json),
-        Which::Loss => return super::bench_learner::loss(a.batch, a.steps, &a.device, a.json),
-        Which::PlanMany => {
-            return super::bench_learner::plan_many(&a.model, a.searches, a.budget, a.balls, &a.device, a.json)
-        }
+        _ => bail!("internal: `bench {:?}` runs models and belongs to hfarm-torch", a.which),
     };
     let folder = a.suite.clone().unwrap_or_else(|| PathBuf::from(suite.folder()));
     let fd = if a.no_fd { None } else { find_fd() };

@@ -1,0 +1,102 @@
+//! The `hfarm` command line, shared by its two binaries.
+//!
+//! Each subcommand lives in `commands/`; this file only parses arguments and
+//! maps errors to exit codes (0 success, 1 a negative answer such as an
+//! invalid plan, 2 bad input).
+//!
+//! Why two binaries: loading libtorch costs about 0.3-0.6 s before `main`
+//! runs (its static initialisers register thousands of operators), which
+//! every `hfarm plan`, `status` or `puzzle solve` paid. So `hfarm` (src/main.rs)
+//! never calls into code that uses libtorch, and with it unreferenced the
+//! linker (`--as-needed`) leaves libtorch out of the binary altogether; the
+//! commands that run models (a worker, the learner benchmarks, a worker's job
+//! processes) are [`Models`] and `hfarm` hands them to `hfarm-torch`
+//! (src/bin/hfarm-torch.rs, the same command line with everything linked) by
+//! exec, with the same arguments. Dispatch is generic over [`Models`] so that
+//! each binary holds only the implementations it names.
+
+pub mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "hfarm", version, about = "A distributed experiment farm for learned planning heuristics")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Solve a PDDL problem with A* or greedy best-first search.
+    Plan(commands::plan::Args),
+    /// Permutation puzzles: solve, generate random walks, build pattern databases, benchmark.
+    Puzzle(commands::puzzle::Args),
+    /// Print the initial state's value of every classical heuristic.
+    Heuristics(commands::heuristics::Args),
+    /// Count the initial state's small connected subgraphs of its object graph (Trunda's features).
+    Features(commands::features::Args),
+    /// Print a generated problem file.
+    Generate(commands::generate::Args),
+    /// Print a shipped domain file.
+    Domain(commands::generate::DomainArgs),
+    /// Check a plan against the PDDL; print its cost.
+    Validate(commands::validate::Args),
+    /// Benchmark the planner, beside Fast Downward when it is installed.
+    Bench(commands::bench::Args),
+    /// Expand a grid file into jobs and record them (resume is the default).
+    Submit(commands::farm::SubmitArgs),
+    /// Progress of an experiment: jobs per state.
+    Status(commands::farm::StatusArgs),
+    /// Run the scheduler: announce ready jobs on Redis, recover lost ones.
+    Serve(commands::farm::ServeArgs),
+    /// Run a stateless worker that pulls and runs jobs.
+    Worker(commands::farm::WorkerArgs),
+    /// The paper's result tables (or training curves) of an experiment.
+    Report(commands::report::Args),
+    /// A worker's child process: runs isolated job tasks read from stdin.
+    #[command(hide = true)]
+    JobProcess,
+}
+
+/// The commands that need libtorch: [`main`] hands them to `M`.
+pub trait Models {
+    /// `hfarm worker`: a worker runs training, evaluation and learned plan jobs.
+    fn worker(a: commands::farm::WorkerArgs) -> anyhow::Result<ExitCode>;
+    /// `hfarm bench` for the benchmarks that train, evaluate or run workers
+    /// ([`commands::bench::Which::needs_models`]).
+    fn bench(a: commands::bench::Args) -> anyhow::Result<ExitCode>;
+    /// A worker's child process (isolated jobs may evaluate a model).
+    fn job_process() -> ExitCode;
+}
+
+/// Parses the command line and runs it, with `M` for what needs libtorch.
+pub fn main<M: Models>() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Plan(a) => commands::plan::run(a),
+        Command::Puzzle(a) => commands::puzzle::run(a),
+        Command::Heuristics(a) => commands::heuristics::run(a),
+        Command::Features(a) => commands::features::run(a).map(|()| ExitCode::SUCCESS),
+        Command::Generate(a) => commands::generate::run(a),
+        Command::Domain(a) => commands::generate::run_domain(a),
+        Command::Validate(a) => commands::validate::run(a),
+        Command::Bench(a) if a.which.needs_models() => M::bench(a),
+        Command::Bench(a) => commands::bench::run(a),
+        Command::Submit(a) => commands::farm::submit(a),
+        Command::Status(a) => commands::farm::status(a),
+        Command::Serve(a) => commands::farm::serve(a),
+        Command::Worker(a) => M::worker(a),
+        Command::Report(a) => commands::report::run(a),
+        Command::JobProcess => return M::job_process(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
