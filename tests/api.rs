@@ -96,7 +96,7 @@ fn error_text(body: &Value) -> &str {
 /// them. The document must list exactly these, and the router must serve
 /// each (routes are registered only through `utoipa_axum::routes!`, which
 /// documents them; `routes_are_registered_only_where_documented` checks).
-const ROUTES: [(&str, &str); 14] = [
+const ROUTES: [(&str, &str); 18] = [
     ("get", "/"),
     ("get", "/healthz"),
     ("get", "/metrics"),
@@ -108,9 +108,13 @@ const ROUTES: [(&str, &str); 14] = [
     ("get", "/api/experiments/{id}/report/{table}"),
     ("get", "/api/experiments/{id}/curves.svg"),
     ("get", "/api/jobs"),
+    ("get", "/api/jobs/{key}"),
     ("get", "/api/workers"),
     ("post", "/api/jobs/{key}/retry"),
     ("post", "/api/jobs/{key}/cancel"),
+    ("post", "/api/experiments/{id}/retry"),
+    ("post", "/api/experiments/{id}/cancel"),
+    ("post", "/api/experiments/{id}/priority"),
 ];
 
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -286,24 +290,31 @@ fn the_openapi_document_is_valid_openapi_3() {
     assert_eq!(schemas["JobKind"]["enum"], serde_json::json!(kinds));
     let job = schemas["Job"]["properties"].as_object().unwrap();
     assert_eq!(job["status"]["$ref"], "#/components/schemas/JobStatus");
-    for op in [&doc["paths"]["/api/jobs/{key}/retry"]["post"], &doc["paths"]["/api/jobs/{key}/cancel"]["post"]] {
+    for path in [
+        "/api/jobs/{key}/retry",
+        "/api/jobs/{key}/cancel",
+        "/api/experiments/{id}/retry",
+        "/api/experiments/{id}/cancel",
+        "/api/experiments/{id}/priority",
+    ] {
+        let op = &doc["paths"][path]["post"];
         assert_eq!(op["security"], serde_json::json!([{ "bearer": [] }]), "mutations declare the token");
     }
 }
 
 #[tokio::test]
 async fn every_mutation_needs_the_token() {
-    let (db, _, key) = smoke().await;
+    let (db, e, key) = smoke().await;
     let doc = serde_json::to_value(coordinator::api::openapi()).unwrap();
     let open = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
     let closed = router(AppState { pool: db.pool.clone(), token: None, queue: None });
     let empty = router(AppState { pool: db.pool.clone(), token: Some(String::new()), queue: None });
     let mutations: Vec<(String, String)> = documented(&doc).into_iter().filter(|(m, _)| m != "get").collect();
-    assert_eq!(mutations.len(), 2, "retry and cancel: {mutations:?}");
+    assert_eq!(mutations.len(), 5, "retry and cancel of a job and an experiment, priority: {mutations:?}");
     for (method, path) in mutations {
         let op = &doc["paths"][&path][&method];
         assert_eq!(op["security"], serde_json::json!([{ "bearer": [] }]), "{method} {path} declares the token");
-        let uri = path.replace("{key}", &key);
+        let uri = path.replace("{key}", &key).replace("{id}", &e.to_string());
         let m = method.to_uppercase();
         for token in [None, Some("wrong"), Some("s3cre"), Some("s3cretX"), Some("")] {
             let (st, body) = call(&open, &m, &uri, token).await;
@@ -316,7 +327,7 @@ async fn every_mutation_needs_the_token() {
         let (st, body) = call(&empty, &m, &uri, Some("")).await;
         assert_eq!(st, StatusCode::FORBIDDEN, "{body}");
         // The token is checked before the key: a bad key without it is still 401.
-        let (st, _) = call(&open, &m, &path.replace("{key}", "zz"), None).await;
+        let (st, _) = call(&open, &m, &path.replace("{key}", "zz").replace("{id}", "zz"), None).await;
         assert_eq!(st, StatusCode::UNAUTHORIZED);
     }
     let (st, _) = call(&open, "POST", &format!("/api/jobs/{key}/cancel"), Some("s3cret")).await;
@@ -546,6 +557,95 @@ async fn answers_conform_to_the_document() {
         assert!(schema.is_object(), "{method} {path} documents no {code}");
         if let Err(e) = conforms(&doc, schema, &body, &format!("{method} {uri}")) {
             panic!("{e}");
+        }
+    }
+}
+
+/// An experiment's jobs at once (retry, cancel, priority) and one job in
+/// full, through the router: only the chosen jobs change, and every answer
+/// is the API's shape.
+#[tokio::test]
+async fn bulk_actions_and_one_job_in_full() {
+    let (db, e, _) = smoke().await;
+    let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
+    let t = Some("s3cret");
+    let (_, gen) = call(&app, "GET", &format!("/api/jobs?experiment={e}&kind=generate"), None).await;
+    let keys: Vec<String> = gen.as_array().unwrap().iter().map(|j| j["key"].as_str().unwrap().to_string()).collect();
+    for (key, action) in [(&keys[0], "cancel"), (&keys[1], "cancel")] {
+        let (st, _) = call(&app, "POST", &format!("/api/jobs/{key}/{action}"), t).await;
+        assert_eq!(st, StatusCode::OK);
+    }
+
+    // Retry: cancelled jobs only when asked; the count says what changed.
+    let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/retry"), t).await;
+    assert_eq!((st, body["changed"].as_u64()), (StatusCode::OK, Some(0)), "dead and failed by default: {body}");
+    let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/retry?status=cancelled&kind=plan"), t).await;
+    assert_eq!((st, body["changed"].as_u64()), (StatusCode::OK, Some(0)), "{body}");
+    let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/retry?status=dead,cancelled"), t).await;
+    assert_eq!((st, body["changed"].as_u64()), (StatusCode::OK, Some(2)), "{body}");
+    let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
+    assert_eq!((one["jobs"]["pending"].as_i64(), one["jobs"]["cancelled"].as_i64()), (Some(72), Some(0)));
+
+    // Cancel: every unfinished plan job, then the rest.
+    let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/cancel?kind=plan"), t).await;
+    assert_eq!((st, body["changed"].as_u64(), body["kept_shared"].as_u64()), (StatusCode::OK, Some(20), Some(0)));
+    let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
+    assert_eq!(one["by_kind"]["plan"]["cancelled"], 20);
+    assert_eq!(one["jobs"]["cancelled"], 20, "only the plan jobs: {one}");
+    let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/cancel"), t).await;
+    assert_eq!((st, body["changed"].as_u64()), (StatusCode::OK, Some(52)));
+    let (_, list) = call(&app, "GET", "/api/experiments?name=smoke", None).await;
+    assert_eq!(list[0]["jobs"]["cancelled"], 72);
+    let (_, none) = call(&app, "GET", "/api/experiments?name=nothing-by-this-name", None).await;
+    assert_eq!(none, serde_json::json!([]));
+
+    // Refusals, in the API's shape.
+    for (uri, want) in [
+        (format!("/api/experiments/{e}/retry?status=succeeded"), StatusCode::BAD_REQUEST),
+        (format!("/api/experiments/{e}/cancel?status=bogus"), StatusCode::BAD_REQUEST),
+        (format!("/api/experiments/{e}/retry?kind=bogus"), StatusCode::BAD_REQUEST),
+        (format!("/api/experiments/{}/retry", uuid::Uuid::new_v4()), StatusCode::NOT_FOUND),
+        (format!("/api/experiments/{}/priority?priority=3", uuid::Uuid::new_v4()), StatusCode::NOT_FOUND),
+        (format!("/api/experiments/{e}/priority"), StatusCode::BAD_REQUEST),
+        (format!("/api/experiments/{e}/priority?priority=high"), StatusCode::BAD_REQUEST),
+        (format!("/api/experiments/{e}/priority?priority=2000000"), StatusCode::BAD_REQUEST),
+    ] {
+        let (st, body) = call(&app, "POST", &uri, t).await;
+        assert_eq!(st, want, "{uri}: {body}");
+        error_text(&body);
+    }
+
+    // Priority.
+    let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/priority?priority=5"), t).await;
+    assert_eq!((st, body["priority"].as_i64(), body["jobs_changed"].as_u64()), (StatusCode::OK, Some(5), Some(72)));
+    let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
+    assert_eq!(one["priority"], 5);
+
+    // One job: by key and by its first 12 digits.
+    let (st, job) = call(&app, "GET", &format!("/api/jobs/{}", keys[0]), None).await;
+    assert_eq!(st, StatusCode::OK, "{job}");
+    assert_eq!((job["job"]["key"].as_str(), job["job"]["kind"].as_str()), (Some(keys[0].as_str()), Some("generate")));
+    assert_eq!((job["job"]["status"].as_str(), job["job"]["priority"].as_i64()), (Some("cancelled"), Some(5)));
+    assert!(job["job"]["spec"]["domain"].is_string(), "{job}");
+    assert_eq!(job["experiments"][0]["id"], e.to_string());
+    assert!(job["dependents_total"].as_i64().unwrap() > 0, "a generate job feeds labels and plans: {job}");
+    let (st, short) = call(&app, "GET", &format!("/api/jobs/{}", &keys[0][..12]), None).await;
+    assert_eq!((st, &short["job"]["key"]), (StatusCode::OK, &job["job"]["key"]));
+    for (uri, want) in [
+        ("/api/jobs/0".to_string(), None),
+        ("/api/jobs/ffffffffffffffffffffffffffffffffff".to_string(), Some(StatusCode::NOT_FOUND)),
+        ("/api/jobs/not-hex".to_string(), Some(StatusCode::BAD_REQUEST)),
+    ] {
+        let (st, body) = call(&app, "GET", &uri, None).await;
+        // "0" starts several keys, one or none: 409, 200 or 404.
+        match want {
+            Some(w) => assert_eq!(st, w, "{uri}: {body}"),
+            None => {
+                assert!([StatusCode::CONFLICT, StatusCode::OK, StatusCode::NOT_FOUND].contains(&st), "{uri}: {body}")
+            }
+        }
+        if st != StatusCode::OK {
+            error_text(&body);
         }
     }
 }

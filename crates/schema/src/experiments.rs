@@ -265,7 +265,38 @@ pub async fn kind_status_counts(pool: &PgPool, experiment: Uuid) -> Result<BTree
     Ok(out)
 }
 
+/// Per job kind and status, the number of the experiment's jobs: the counts
+/// kept by migration 0019's triggers (`experiment_counts` plus the deltas
+/// not folded in yet), read in one statement, so they are as of one moment.
 async fn kind_status_rows(pool: &PgPool, experiment: Uuid) -> Result<Vec<(JobKind, JobStatus, i64)>, DbError> {
+    fold_counts(pool).await?;
+    let rows: Vec<(String, JobStatus, i64)> = sqlx::query_as(
+        "SELECT kind, status, sum(n)::int8 FROM (
+             SELECT kind, status, n FROM experiment_counts WHERE experiment = $1
+             UNION ALL
+             SELECT kind, status, n FROM experiment_count_deltas WHERE experiment = $1) c
+         GROUP BY 1, 2 HAVING sum(n) <> 0",
+    )
+    .bind(experiment)
+    .fetch_all(pool)
+    .await?;
+    rows.into_iter().map(|(k, s, n)| Ok((k.parse().map_err(DbError::Decode)?, s, n))).collect()
+}
+
+/// Moves the count deltas that job changes wrote into `experiment_counts`
+/// (a no-op while another session does it). Readers call it so that the
+/// deltas they add up stay few.
+pub async fn fold_counts(pool: &PgPool) -> Result<(), DbError> {
+    sqlx::query("SELECT fold_experiment_counts()").execute(pool).await?;
+    Ok(())
+}
+
+/// Counts the experiment's jobs from the jobs themselves (a join over all of
+/// them): what the kept counts must equal. For checks and repairs.
+pub async fn exact_kind_status_counts(
+    pool: &PgPool,
+    experiment: Uuid,
+) -> Result<BTreeMap<JobKind, StatusCounts>, DbError> {
     let rows: Vec<(String, JobStatus, i64)> = sqlx::query_as(
         "SELECT j.kind, j.status, count(*) FROM jobs j JOIN experiment_jobs e ON e.job = j.key
          WHERE e.experiment = $1 GROUP BY 1, 2",
@@ -273,5 +304,62 @@ async fn kind_status_rows(pool: &PgPool, experiment: Uuid) -> Result<Vec<(JobKin
     .bind(experiment)
     .fetch_all(pool)
     .await?;
-    rows.into_iter().map(|(k, s, n)| Ok((k.parse().map_err(DbError::Decode)?, s, n))).collect()
+    let mut out: BTreeMap<JobKind, StatusCounts> = BTreeMap::new();
+    for (kind, status, n) in rows {
+        out.entry(kind.parse().map_err(DbError::Decode)?).or_default().add(status, n);
+    }
+    Ok(out)
+}
+
+/// Counts every experiment's jobs again from the jobs (migration 0019's
+/// `rebuild_experiment_counts`; job changes wait while it runs).
+pub async fn rebuild_counts(pool: &PgPool) -> Result<(), DbError> {
+    sqlx::query("SELECT rebuild_experiment_counts()").execute(pool).await?;
+    Ok(())
+}
+
+/// An experiment as listed, with its jobs counted by state.
+#[derive(Debug, Clone)]
+pub struct ExperimentSummary {
+    pub id: Uuid,
+    pub name: String,
+    /// Seconds since the epoch.
+    pub created_at: f64,
+    /// Higher runs first (`set_priority`).
+    pub priority: i32,
+    pub jobs: StatusCounts,
+}
+
+/// An experiment with one of its states and the number of its jobs in it.
+type SummaryRow = (Uuid, String, f64, i32, Option<JobStatus>, Option<i64>);
+
+/// Every experiment, newest first, with its jobs counted by state (the kept
+/// counts: a few rows per experiment, whatever its size). `name` keeps only
+/// experiments of that name.
+pub async fn list_with_counts(pool: &PgPool, name: Option<&str>) -> Result<Vec<ExperimentSummary>, DbError> {
+    fold_counts(pool).await?;
+    let rows: Vec<SummaryRow> = sqlx::query_as(
+        "SELECT x.id, x.name, extract(epoch FROM x.created_at)::float8, x.priority, c.status, c.n
+         FROM experiments x
+         LEFT JOIN (SELECT experiment, status, sum(n)::int8 AS n FROM (
+                        SELECT experiment, status, n FROM experiment_counts
+                        UNION ALL
+                        SELECT experiment, status, n FROM experiment_count_deltas) u
+                    GROUP BY 1, 2) c ON c.experiment = x.id
+         WHERE $1::text IS NULL OR x.name = $1
+         ORDER BY x.created_at DESC, x.id",
+    )
+    .bind(name)
+    .fetch_all(pool)
+    .await?;
+    let mut out: Vec<ExperimentSummary> = vec![];
+    for (id, name, created_at, priority, status, n) in rows {
+        if out.last().is_none_or(|e| e.id != id) {
+            out.push(ExperimentSummary { id, name, created_at, priority, jobs: StatusCounts::default() });
+        }
+        if let (Some(s), Some(n), Some(e)) = (status, n, out.last_mut()) {
+            e.jobs.add(s, n);
+        }
+    }
+    Ok(out)
 }

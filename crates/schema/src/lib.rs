@@ -5,14 +5,17 @@
 //! typed, named operations below and read their row structs; a job status
 //! is a [`JobStatus`], never a string. Map:
 //! [`experiments`] (submit, progress) · [`lifecycle`] (a job's transitions)
-//! · [`workers`] · [`results`] (what each job kind stores, in the finishing
-//! transaction) · [`likely`] and [`graphlearn`] (what the other seeds'
+//! · [`bulk`] (an experiment's jobs at once: retry, cancel, priority) ·
+//! [`detail`] (one job, fully) · [`workers`] · [`results`] (what each job
+//! kind stores, in the finishing transaction) · [`likely`] and [`graphlearn`] (what the other seeds'
 //! experiment kinds store) · [`slots`] (slots left without an instance) · [`training`] (curves and checkpoints, written while a
 //! train job runs) · [`listing`] (the API's job list) · [`matrix`] (the
 //! dashboard's grid) · [`metrics`] · [`reports`] (the paper's tables from
 //! the `report_*` views) · [`testing`] (throwaway databases).
 
 pub mod artifacts;
+pub mod bulk;
+pub mod detail;
 pub mod experiments;
 pub mod graphlearn;
 pub mod lifecycle;

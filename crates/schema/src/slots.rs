@@ -116,6 +116,18 @@ pub async fn unfilled(
     .await?)
 }
 
+/// How many of the experiment's slots no try could fill (what
+/// [`unfilled`] lists, counted).
+pub async fn unfilled_count(pool: &PgPool, experiment: Uuid) -> Result<i64, DbError> {
+    let (n,): (i64,) = sqlx::query_as(
+        "SELECT count(*) FROM unfilled_slots u JOIN experiment_jobs e ON e.job = u.job WHERE e.experiment = $1",
+    )
+    .bind(experiment)
+    .fetch_one(pool)
+    .await?;
+    Ok(n)
+}
+
 /// How many of `jobs` (generate jobs) have no instance: ended without one,
 /// or skipped.
 pub async fn without_instance(pool: &PgPool, jobs: &[String]) -> Result<usize, DbError> {

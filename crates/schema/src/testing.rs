@@ -117,6 +117,32 @@ impl Drop for TestDatabase {
     }
 }
 
+/// Gives an experiment's jobs a mixture of states like a large grid's
+/// midway (by a hash of the key, so the same every time): about half
+/// succeeded, some queued and running (with a worker and a lease), a few
+/// failed and dead (with an error), the rest pending. For measurements of
+/// what reads progress (`hfarm bench`, the status API's timing tests).
+pub async fn scatter_statuses(pool: &PgPool, experiment: uuid::Uuid) -> Result<u64, crate::DbError> {
+    Ok(sqlx::query(
+        "UPDATE jobs j SET
+             status = CASE WHEN h < 500 THEN 'succeeded' WHEN h < 520 THEN 'dead' WHEN h < 530 THEN 'failed'
+                           WHEN h < 540 THEN 'running' WHEN h < 600 THEN 'queued' ELSE 'pending' END::job_status,
+             attempts = CASE WHEN h < 540 THEN 1 + (h % 3) ELSE 0 END,
+             worker = CASE WHEN h BETWEEN 530 AND 539 THEN 'scale-w' || (h % 7) ELSE NULL END,
+             lease_expires_at = CASE WHEN h BETWEEN 530 AND 539 THEN now() + interval '1 hour' END,
+             last_error = CASE WHEN h BETWEEN 500 AND 529 THEN 'synthetic failure ' || h END,
+             queued_at = CASE WHEN h < 600 THEN now() - interval '2 hours' END,
+             started_at = CASE WHEN h < 540 THEN now() - interval '1 hour' END,
+             finished_at = CASE WHEN h < 530 THEN now() - interval '30 minutes' END
+         FROM (SELECT e.job, abs(hashtext(e.job)) % 1000 AS h FROM experiment_jobs e WHERE e.experiment = $1) x
+         WHERE j.key = x.job",
+    )
+    .bind(experiment)
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
 fn tokio_runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_all().build()
 }

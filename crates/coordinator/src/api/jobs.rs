@@ -1,4 +1,5 @@
-//! `/api/jobs`: the job listing, and retry / cancel (token needed).
+//! `/api/jobs`: the job listing, one job in full, and retry / cancel (token
+//! needed).
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -18,7 +19,11 @@ use super::limits::{job_key, listing_limit};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list_jobs)).routes(routes!(retry_job)).routes(routes!(cancel_job))
+    OpenApiRouter::new()
+        .routes(routes!(list_jobs))
+        .routes(routes!(job_detail))
+        .routes(routes!(retry_job))
+        .routes(routes!(cancel_job))
 }
 
 /// Which jobs to list.
@@ -86,6 +91,36 @@ async fn list_jobs(State(s): State<AppState>, Query(p): Query<Params>) -> ApiRes
         limit: listing_limit(p.limit, 500)?,
     };
     Ok(Json(schema::listing::jobs(&s.pool, &filter).await?.into_iter().map(Job::from).collect()))
+}
+
+/// One job in full: its row (spec, state, attempts, worker, timings, last
+/// error), its inputs and dependents with their states, the experiments
+/// that hold it and the result tables with rows of it. `key` may be the
+/// start of a key (the 12 digits the dashboard and the CLI show) if only
+/// one key starts with it.
+#[utoipa::path(get, path = "/api/jobs/{key}", tag = "jobs",
+    params(("key" = String, Path, description = "The job's key, or the start of it (hex digits)", max_length = 64,
+        pattern = "^[0-9a-fA-F]{1,64}$")),
+    responses(
+        (status = 200, description = "The job", body = Object),
+        (status = 400, description = "Not a job key", body = ErrorBody),
+        (status = 404, description = "No job has this key, or a key that starts with it", body = ErrorBody),
+        (status = 409, description = "Several keys start with it", body = ErrorBody),
+    ))]
+async fn job_detail(State(s): State<AppState>, Path(key): Path<String>) -> ApiResult {
+    let key = job_key(&key)?;
+    match schema::detail::job(&s.pool, key).await? {
+        schema::detail::Found::Job(job) => {
+            Ok(Json(serde_json::to_value(job).map_err(|e| {
+                ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the job does not serialize: {e}"))
+            })?))
+        }
+        schema::detail::Found::None => Err(ApiError::not_found(format!("no job {key}"))),
+        schema::detail::Found::Ambiguous(keys) => Err(ApiError(
+            StatusCode::CONFLICT,
+            format!("several jobs' keys start with {key}: {}, ...; give more digits", keys.join(", ")),
+        )),
+    }
 }
 
 /// Runs a dead, failed or cancelled job again (back to `pending`).
