@@ -149,3 +149,216 @@ fn library_crates_depend_only_on_what_they_use() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A module's path in its crate from its file: `src/lib.rs` is the root
+/// (`[]`), `src/a.rs` and `src/a/mod.rs` are `[a]`, `src/a/b.rs` is `[a, b]`.
+fn module_path(src: &Path, file: &Path) -> Option<Vec<String>> {
+    let rel = file.strip_prefix(src).ok()?;
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    if parts.first().is_some_and(|p| p == "bin") {
+        return None; // binaries are roots of their own
+    }
+    let last = parts.pop()?.trim_end_matches(".rs").to_string();
+    if !matches!(last.as_str(), "lib" | "main" | "mod") {
+        parts.push(last);
+    }
+    Some(parts)
+}
+
+/// The module paths a line names: `crate::a::b::C`, `crate::{a, b::c}` and
+/// `super::x` (relative to `here`), each as written (truncated later to the
+/// longest module that exists).
+fn named_paths(line: &str, here: &[String]) -> Vec<Vec<String>> {
+    let ident = |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+    let path_at = |s: &str| -> Vec<String> {
+        let mut out = vec![];
+        let mut rest = s;
+        loop {
+            let id = ident(rest);
+            if id.is_empty() {
+                break;
+            }
+            rest = &rest[id.len()..];
+            out.push(id);
+            match rest.strip_prefix("::") {
+                Some(r) => rest = r,
+                None => break,
+            }
+        }
+        out
+    };
+    let mut found = vec![];
+    let bytes = line.as_bytes();
+    for (i, _) in line.match_indices("crate::") {
+        // `hfarm_crate::` or `my_crate::` are other names.
+        if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_') {
+            continue;
+        }
+        let rest = &line[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = group.split('}').next().unwrap_or("");
+            found.extend(inner.split(',').map(|item| path_at(item.trim())).filter(|p| !p.is_empty()));
+        } else {
+            found.push(path_at(rest));
+        }
+    }
+    for (i, _) in line.match_indices("super::") {
+        if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':') {
+            continue; // the second `super::` of `super::super::`
+        }
+        let mut base: Vec<String> = here.to_vec();
+        let mut rest = &line[i..];
+        while let Some(r) = rest.strip_prefix("super::") {
+            base.pop();
+            rest = r;
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = group.split('}').next().unwrap_or("");
+            for item in inner.split(',') {
+                let mut p = base.clone();
+                p.extend(path_at(item.trim()));
+                found.push(p);
+            }
+        } else {
+            base.extend(path_at(rest));
+            found.push(base);
+        }
+    }
+    found
+}
+
+/// Cycles between sibling modules of each crate: module A names sibling B
+/// (or something inside it) and B names A. A parent and its children are not
+/// siblings (`mod child;` one way, `super::` the other, is how Rust nests).
+fn module_cycles() -> BTreeSet<String> {
+    let mut cycles = BTreeSet::new();
+    for krate in std::fs::read_dir(root().join("crates")).unwrap().flatten() {
+        let src = krate.path().join("src");
+        let mut files = vec![];
+        rust_files(&src, &mut files);
+        let modules: BTreeSet<Vec<String>> = files.iter().filter_map(|f| module_path(&src, f)).collect();
+        let mut edges: BTreeSet<(Vec<String>, Vec<String>)> = BTreeSet::new();
+        for f in &files {
+            let Some(here) = module_path(&src, f) else { continue };
+            let text = std::fs::read_to_string(f).unwrap();
+            for line in text.lines() {
+                let code = line.trim_start();
+                if code.starts_with("#[cfg(test)]") {
+                    break; // a file's tests come last and name what they test
+                }
+                if code.starts_with("//") {
+                    continue;
+                }
+                for mut target in named_paths(code, &here) {
+                    while !target.is_empty() && !modules.contains(&target) {
+                        target.pop();
+                    }
+                    let common = here.iter().zip(&target).take_while(|(a, b)| a == b).count();
+                    if common == here.len() || common == target.len() {
+                        continue; // itself, an ancestor or a descendant
+                    }
+                    edges.insert((here[..=common].to_vec(), target[..=common].to_vec()));
+                }
+            }
+        }
+        let name = krate.file_name().to_string_lossy().into_owned();
+        for (a, b) in &edges {
+            if a < b && edges.contains(&(b.clone(), a.clone())) {
+                cycles.insert(format!("{name}: {} <-> {}", a.join("::"), b.join("::")));
+            }
+        }
+    }
+    cycles
+}
+
+/// Module cycles that exist today, each to be undone (issue 26); a new one
+/// fails the test, and so does one of these once it is gone (take it off).
+const KNOWN_MODULE_CYCLES: &[&str] = &[
+    "coordinator: api::error <-> api::limits",
+    "coordinator: published::matching <-> published::render",
+    "coordinator: published::render <-> published::verdict",
+    "jobs: expand <-> grid",
+    "jobs: graphlearn <-> grid",
+    "jobs: graphlearn <-> spec",
+    "jobs: grid <-> likely",
+    "jobs: grid <-> spec",
+    "jobs: likely <-> spec",
+    "learner: config <-> models",
+    "learner: encode <-> models",
+    "learner: heuristic <-> many",
+    "puzzles: blocks <-> pdb",
+    "puzzles: blocks <-> registry",
+    "puzzles: pancake <-> pdb",
+    "puzzles: pancake <-> registry",
+    "puzzles: pdb <-> registry",
+    "puzzles: pdb <-> tiles",
+    "puzzles: registry <-> tiles",
+    "worker: isolate <-> job",
+    "worker: isolate <-> kinds",
+    "worker: isolate <-> run",
+];
+
+#[test]
+fn no_new_cycles_between_sibling_modules() {
+    let found = module_cycles();
+    let known: BTreeSet<String> = KNOWN_MODULE_CYCLES.iter().map(|s| s.to_string()).collect();
+    let new: Vec<&String> = found.difference(&known).collect();
+    let gone: Vec<&String> = known.difference(&found).collect();
+    assert!(
+        new.is_empty() && gone.is_empty(),
+        "new module cycles (a module names a sibling that names it back; move what both need into one of them \
+         or a third module): {new:#?}\nknown cycles now gone (take them off KNOWN_MODULE_CYCLES): {gone:#?}"
+    );
+}
+
+/// The detector sees a cycle where there is one, and none between a parent
+/// and its child.
+#[test]
+fn the_cycle_detector_sees_cycles() {
+    let here = vec!["grid".to_string()];
+    assert_eq!(named_paths("use crate::{expand::Expand, spec};", &here), vec![vec!["expand", "Expand"], vec!["spec"]]);
+    assert_eq!(named_paths("let x = super::spec::JobSpec::new();", &["a".into(), "b".into()]), vec![vec!["a", "spec", "JobSpec", "new"]]);
+    assert_eq!(named_paths("use my_crate::x; use hfarm_crate::y;", &here), Vec::<Vec<String>>::new());
+    assert_eq!(named_paths("super::super::x::Y", &["a".into(), "b".into(), "c".into()]), vec![vec!["a", "x", "Y"]]);
+}
+
+/// The files of the crates' sources that use `unsafe` (a lint attribute or a
+/// comment aside).
+fn files_with_unsafe() -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for krate in std::fs::read_dir(root().join("crates")).unwrap().flatten() {
+        let mut files = vec![];
+        rust_files(&krate.path().join("src"), &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let uses = text.lines().any(|l| {
+                let code = l.trim_start();
+                !code.starts_with("//") && !code.starts_with("#![") && !code.starts_with("#[") && code.contains("unsafe ")
+            });
+            if uses {
+                let rel = f.strip_prefix(root().join("crates")).unwrap();
+                out.insert(rel.to_string_lossy().into_owned());
+            }
+        }
+    }
+    out
+}
+
+/// ARCHITECTURE.md lists every file that uses `unsafe`, and nothing else.
+#[test]
+fn the_unsafe_list_names_every_file_that_uses_unsafe() {
+    let map = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let start = map.find("- `unsafe` is rare and commented").expect("ARCHITECTURE.md's unsafe bullet");
+    let mut lines = map[start..].lines();
+    let first = lines.next().unwrap_or_default();
+    let rest = lines.take_while(|l| !l.trim().is_empty() && !l.trim_start().starts_with("- "));
+    let bullet: String = std::iter::once(first).chain(rest).collect::<Vec<_>>().join(" ");
+    let listed: BTreeSet<String> = bullet
+        .split('`')
+        .filter(|w| w.ends_with(".rs") && w.contains("/src/"))
+        .map(|w| w.to_string())
+        .collect();
+    let used = files_with_unsafe();
+    assert!(!used.is_empty(), "the scan found no unsafe at all: it is broken");
+    assert_eq!(listed, used, "ARCHITECTURE.md's unsafe bullet (left) vs the files that use unsafe (right)");
+}

@@ -17,6 +17,9 @@ use puzzles::registry::{PdbCache, PdbSource, SolveReport};
 use puzzles::search::{Limits, SearchKind, Status};
 use puzzles::{by_name, DynDomain, FAMILIES};
 
+/// `hfarm puzzle learn` and `hfarm puzzle test`: Marom & Rosman's learner.
+mod learn;
+
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -37,9 +40,9 @@ pub enum Command {
     /// List the puzzle families, their heuristics and pattern sets.
     Domains,
     /// Learn a likely-admissible heuristic (Marom & Rosman's LearnHeuristicPrac), resumable from its checkpoint file.
-    Learn(super::puzzle_learn::LearnArgs),
+    Learn(learn::LearnArgs),
     /// Solve test tasks with a learned heuristic for each alpha: the paper's suboptimality table.
-    Test(super::puzzle_learn::TestArgs),
+    Test(learn::TestArgs),
 }
 
 #[derive(clap::Args)]
@@ -163,8 +166,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Command::Pdb(a) => pdb(a),
         Command::Bench(a) => bench(a),
         Command::Domains => domains(),
-        Command::Learn(a) => super::puzzle_learn::learn(a),
-        Command::Test(a) => super::puzzle_learn::test(a),
+        Command::Learn(a) => learn::learn(a),
+        Command::Test(a) => learn::test(a),
     }
 }
 

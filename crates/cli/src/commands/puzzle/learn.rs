@@ -24,7 +24,7 @@ use puzzles::search::{Limits, SearchKind, Status};
 use puzzles::Domain;
 use serde::{Deserialize, Serialize};
 
-use super::puzzle::{limits, pdb_dir, PdbPlace};
+use super::{limits, pdb_dir, PdbPlace};
 
 #[derive(clap::Args)]
 pub struct LearnArgs {
