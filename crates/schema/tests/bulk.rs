@@ -278,3 +278,46 @@ async fn a_job_in_full() {
         other => panic!("every key starts with nothing: {other:?}"),
     }
 }
+
+/// Jobs change state while other experiments take them in (a resubmission
+/// beside running workers): every experiment's kept counts still equal a
+/// recount. The race this guards: a job added to an experiment while a
+/// worker moves it on, neither transaction seeing the other's row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn kept_counts_survive_racing_submissions() {
+    let (db, e, jobs) = smoke_db().await;
+    let keys: Vec<String> = jobs.iter().map(|j| j.key.0.clone()).collect();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut movers = vec![];
+    for m in 0..3 {
+        let (pool, keys, stop) = (db.pool.clone(), keys.clone(), stop.clone());
+        movers.push(tokio::spawn(async move {
+            let states = ["queued", "running", "failed", "pending", "succeeded", "dead"];
+            let mut i = m;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let key = &keys[(i * 7) % keys.len()];
+                let to = states[i % states.len()];
+                sqlx::query(&format!("UPDATE jobs SET status = '{to}' WHERE key = $1"))
+                    .bind(key)
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+                i += 3;
+            }
+        }));
+    }
+    let mut others = vec![];
+    for n in 0..6 {
+        let x = schema::create_experiment(&db.pool, &format!("again-{n}"), "", "").await.unwrap();
+        schema::submit_jobs(&db.pool, x, &jobs, false).await.unwrap();
+        others.push(x);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for m in movers {
+        m.await.unwrap();
+    }
+    counts_hold(&db, e).await;
+    for x in others {
+        counts_hold(&db, x).await;
+    }
+}
