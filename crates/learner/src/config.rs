@@ -7,41 +7,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::distribution::Family;
 pub use planner::heuristics::{LowerBound, ResidualBase};
 
-/// The function approximator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ModelKind {
-    /// Linear regression on Gomoluch et al.'s relaxed-plan features.
-    Linear,
-    /// Neural Logic Machine over the relational state and goal.
-    Nlm,
-    /// STRIPS-HGN over the grounded task's hypergraph.
-    Hgn,
-}
-
-impl ModelKind {
-    /// The learning rate the authors' code trained this model with
-    /// (IBM/pddlsl `experiments/train_all.sh:11, 79, 151`; the paper agrees).
-    pub fn paper_learning_rate(self) -> f64 {
-        match self {
-            ModelKind::Hgn => 1e-3,
-            ModelKind::Linear | ModelKind::Nlm => 1e-2,
-        }
-    }
-
-    /// AdamW's weight decay as the authors' code trained this model, which
-    /// is what the published tables show: 0.01 for the NLM (`train_all.sh:13`
-    /// runs 0.0 and 0.01; Table 1 is 0.01), and `train.py:74`'s default 0.0
-    /// for HGN and linear, which are never given `--decay` (the sheets'
-    /// `decay` column). The paper's text says 1e-2 for every model (l. 131),
-    /// but also no decay for the linear model (l. 331).
-    pub fn paper_weight_decay(self) -> f64 {
-        match self {
-            ModelKind::Nlm => 1e-2,
-            ModelKind::Hgn | ModelKind::Linear => 0.0,
-        }
-    }
-}
+pub use crate::shape::ModelKind;
 
 /// Whether sigma is predicted or fixed ([`crate::distribution::FIXED_SIGMA`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,7 +32,7 @@ pub struct ModelConfig {
     /// learning; stored by name, `"ff"`), or mu = delta_mu (null).
     pub residual: Option<ResidualBase>,
     /// The network's shape for this domain (input vocabulary and sizes).
-    pub shape: crate::models::Shape,
+    pub shape: crate::shape::Shape,
 }
 
 /// Training hyperparameters; defaults are the authors' code's (appendix C,

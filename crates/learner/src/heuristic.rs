@@ -10,6 +10,8 @@
 //! node is expanded. Rounded, a search gives the same result alone or among
 //! many, except where a value falls within an ulp of a rounding boundary.
 
+pub mod many;
+
 use planner::heuristics::{
     Definitions, FeatureValues, GoalCount, Heuristic, PyperplanFeatures, RelaxedPlanFeatures, StateBatch, DEAD_END,
 };
@@ -31,7 +33,7 @@ enum Eval {
     /// Its own network.
     Own(Predictor),
     /// A network shared with other searches (`crate::many`).
-    Shared(crate::many::Client),
+    Shared(many::Client),
 }
 
 /// How a learned heuristic's searches run: which greedy search, and whose
@@ -110,7 +112,7 @@ impl LearnedHeuristic {
     /// The same heuristic, its forward passes made by `client`'s shared network.
     pub(crate) fn shared(
         config: ModelConfig,
-        client: crate::many::Client,
+        client: many::Client,
         domain_pddl: &str,
         problem_pddl: &str,
         clip_bound: Option<LowerBound>,

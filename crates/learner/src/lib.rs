@@ -18,16 +18,16 @@ pub mod distribution;
 pub mod encode;
 pub mod evaluate;
 pub mod heuristic;
-pub mod many;
 pub mod models;
 pub mod optim;
 pub mod predictor;
 pub mod prepare;
+pub mod shape;
 pub mod train;
 
 pub use config::{Family, LowerBound, ModelConfig, ModelKind, ResidualBase, SigmaMode, TrainConfig};
 pub use data::{Dataset, LabelledInstance, Sample};
-pub use heuristic::{LearnedHeuristic, SearchMode};
+pub use heuristic::{many, LearnedHeuristic, SearchMode};
 pub use predictor::Predictor;
 pub use prepare::Axes;
 

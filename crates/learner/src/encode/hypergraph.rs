@@ -9,7 +9,7 @@
 use planner::Task;
 use tch::{Device, Tensor};
 
-use crate::models::HgnBlocks;
+use crate::shape::HgnBlocks;
 use crate::LearnError;
 
 pub const NODE_FEATURES: usize = 2;

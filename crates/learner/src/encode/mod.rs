@@ -19,7 +19,7 @@ use planner::Task;
 use tch::Device;
 
 use crate::data::Sample;
-use crate::models::Shape;
+use crate::shape::Shape;
 use crate::LearnError;
 
 /// Gomoluch et al.'s features: goal count, hFF, and the total and mean number

@@ -9,68 +9,11 @@ use std::collections::HashMap;
 
 use planner::pddl::{Domain, Problem};
 use planner::Task;
-use serde::{Deserialize, Serialize};
 use tch::{Device, Kind, Tensor};
 
 use crate::LearnError;
 
-/// The largest predicate arity the NLM reads (its breadth).
-pub const MAX_ARITY: usize = 3;
-
-/// The predicates and types of a domain, in a fixed order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Vocabulary {
-    /// (name, arity) of every domain predicate, in declaration order.
-    pub predicates: Vec<(String, usize)>,
-    /// Every declared type but `object`.
-    pub types: Vec<String>,
-}
-
-impl Vocabulary {
-    pub fn of(domain: &Domain) -> Result<Vocabulary, LearnError> {
-        let mut predicates = vec![];
-        for p in &domain.predicates {
-            if p.params.len() > MAX_ARITY {
-                return Err(LearnError::Input(format!(
-                    "predicate {} has arity {}: the NLM reads predicates of arity at most {MAX_ARITY}",
-                    p.name,
-                    p.params.len()
-                )));
-            }
-            predicates.push((p.name.clone(), p.params.len()));
-        }
-        let mut types: Vec<String> = vec![];
-        for (child, parent) in &domain.types {
-            for t in [child, parent] {
-                if t != "object" && !types.contains(t) {
-                    types.push(t.clone());
-                }
-            }
-        }
-        if predicates.is_empty() && types.is_empty() {
-            return Err(LearnError::Input(format!("domain {}: no predicates for the NLM to read", domain.name)));
-        }
-        Ok(Vocabulary { predicates, types })
-    }
-
-    /// Input features per arity 0..=MAX_ARITY.
-    pub fn features(&self) -> Vec<usize> {
-        let mut f = vec![0; MAX_ARITY + 1];
-        for (_, a) in &self.predicates {
-            f[*a] += 2; // state and goal
-        }
-        f[1] += self.types.len();
-        f
-    }
-
-    /// (arity, feature index) of a predicate in the state (goal = false) or goal.
-    fn slot(&self, name: &str, goal: bool) -> Option<(usize, usize)> {
-        let &(_, arity) = self.predicates.iter().find(|(n, _)| n == name)?;
-        let same: Vec<&str> = self.predicates.iter().filter(|(_, a)| *a == arity).map(|(n, _)| n.as_str()).collect();
-        let i = same.iter().position(|n| *n == name)?;
-        Some((arity, if goal { same.len() + i } else { i }))
-    }
-}
+pub use crate::shape::{Vocabulary, MAX_ARITY};
 
 /// One set bit of the input: arity, object indices, feature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,11 +8,9 @@ mod linear;
 mod nlm;
 pub mod stacked;
 
-use serde::{Deserialize, Serialize};
 use tch::{nn, Tensor};
 
-use crate::config::ModelKind;
-use crate::encode::{Batch, Vocabulary};
+use crate::encode::Batch;
 use crate::LearnError;
 
 pub use hgn::Hgn;
@@ -20,70 +18,7 @@ pub use hgn_relu::ReluHgn;
 pub use linear::Linear;
 pub use nlm::Nlm;
 
-/// A network's architecture for one domain.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "model", rename_all = "snake_case")]
-pub enum Shape {
-    Linear {
-        features: usize,
-    },
-    /// Breadth 3, depth 5, `hidden` predicates per arity per layer (the
-    /// code trains 16, [`NLM_HIDDEN`]; stored models may have 8, the
-    /// paper's text), sigmoid layers without hidden units (appendix C.1).
-    Nlm {
-        vocabulary: Vocabulary,
-        depth: usize,
-        hidden: usize,
-    },
-    /// Hidden size 32, 4 recursion steps (appendix C.1; `train_all.sh:88`).
-    Hgn {
-        hidden: usize,
-        steps: usize,
-        max_preconditions: usize,
-        max_add_effects: usize,
-        /// Absent in models stored before the authors' blocks: those read
-        /// back as [`HgnBlocks::Relu`], and that is not written out, so
-        /// their stored configuration is unchanged byte for byte.
-        #[serde(default, skip_serializing_if = "HgnBlocks::is_relu")]
-        blocks: HgnBlocks,
-    },
-}
-
-/// Predicates per arity per NLM layer: 16, as the authors' code trains it
-/// (IBM/pddlsl `experiments/train_all.sh:21`, `--hidden-features 16`; every
-/// NLM row of `results_training2.ods` has `hidden_features` 16). The paper's
-/// appendix C.1 says 8, which is also `model_wrapper.py:61`'s default.
-pub const NLM_HIDDEN: usize = 16;
-
-/// Which STRIPS-HGN a shape builds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HgnBlocks {
-    /// The farm's first HGN ([`ReluHgn`]): one Linear + ReLU per block, a
-    /// linear decoder, mean aggregation, log-scaled global inputs. Only for
-    /// models stored before `StripsHgn`.
-    #[default]
-    Relu,
-    /// The authors' STRIPS-HGN ([`Hgn`]): two-layer LeakyReLU MLPs, sums,
-    /// raw global inputs.
-    StripsHgn,
-}
-
-impl HgnBlocks {
-    pub fn is_relu(&self) -> bool {
-        *self == HgnBlocks::Relu
-    }
-}
-
-impl Shape {
-    pub fn kind(&self) -> ModelKind {
-        match self {
-            Shape::Linear { .. } => ModelKind::Linear,
-            Shape::Nlm { .. } => ModelKind::Nlm,
-            Shape::Hgn { .. } => ModelKind::Hgn,
-        }
-    }
-}
+pub use crate::shape::{HgnBlocks, Shape, NLM_HIDDEN};
 
 /// A built network.
 pub enum Network {

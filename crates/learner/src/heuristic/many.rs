@@ -17,9 +17,9 @@ use std::sync::Arc;
 use planner::pddl::Domain;
 use planner::search::{Limits, SearchResult};
 
+use super::{estimates, LearnedHeuristic, SearchMode};
 use crate::config::LowerBound;
 use crate::encode::{InstanceInput, StateInput};
-use crate::heuristic::{estimates, LearnedHeuristic, SearchMode};
 use crate::prepare::parse_domain;
 use crate::{LearnError, Predictor};
 
