@@ -114,7 +114,7 @@ async fn the_likely_grid_learns_tests_every_alpha_and_reports_table_7() {
     let sub = table(&db.pool, e, Table::Suboptimality, &Filter::default()).await.unwrap();
     let rows: Vec<Vec<String>> = sub.rows.iter().map(|r| r.iter().map(|c| c.text()).collect()).collect();
     let keys: Vec<(&str, &str, &str, &str)> =
-        rows.iter().map(|r| (r[2].as_str(), r[3].as_str(), r[4].as_str(), r[5].as_str())).collect();
+        rows.iter().map(|r| (r[2].as_str(), r[4].as_str(), r[5].as_str(), r[6].as_str())).collect();
     assert_eq!(
         keys,
         [
@@ -129,9 +129,101 @@ async fn the_likely_grid_learns_tests_every_alpha_and_reports_table_7() {
     );
     let eff = table(&db.pool, e, Table::Efficiency, &Filter::default()).await.unwrap();
     let rows: Vec<Vec<String>> = eff.rows.iter().map(|r| r.iter().map(|c| c.text()).collect()).collect();
-    let counts: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[2].as_str(), r[4].as_str(), r[5].as_str())).collect();
-    assert_eq!(counts, [("one_hot", "32", "48"), ("pdb:4-4", "16", "24")], "inputs, training tasks, test tasks");
+    let counts: Vec<(&str, &str, &str, &str, &str)> =
+        rows.iter().map(|r| (r[2].as_str(), r[3].as_str(), r[5].as_str(), r[6].as_str(), r[7].as_str())).collect();
+    assert_eq!(
+        counts,
+        [("one_hot", "uncertainty", "2", "32", "0"), ("pdb:4-4", "uncertainty", "1", "16", "0")],
+        "inputs, task source, seeds, training tasks, growing-walk sets (none in this grid)"
+    );
     support::assert_priced_from_measurements(&db.pool, "grids/likely-8puzzle.toml").await;
+}
+
+/// The efficiency experiment (Table 8) end to end: learners per seed and
+/// task source (LengthInc walks and GenerateTaskPrac), each tested on sets
+/// of growing walks under a cumulative budget; the report's shares agree
+/// with the rows, and the supplement stands beside them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_efficiency_experiment_runs_growing_walks_under_a_budget_and_reports_table_8() {
+    let db = TestDatabase::create().await;
+    let grid = r#"
+name = "efficiency"
+[[likely]]
+domain = "8-puzzle"
+settings = "tiny"
+model = "mean"
+iterations = 2
+seeds = [1, 2]
+tasks = ["k2", "uncertainty"]
+train_limits = { max_generated = 50000 }
+test = { growing = 40, sets = 2, budget_s = 1.0, seed = 3 }
+test_limits = { max_generated = 200000 }
+"#;
+    let e = run_grid_text(&db, grid, "efficiency.toml", 300).await;
+    // k2 learners' training walks grow by 2 moves per iteration.
+    let walks: Vec<(i32, serde_json::Value)> = sqlx::query_as(
+        "SELECT i.iteration, i.report->'tasks' FROM puzzle_iterations i JOIN jobs l ON l.key = i.job
+         WHERE l.spec->>'tasks' = 'k2' ORDER BY i.iteration",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(walks.len(), 4, "2 seeds x 2 iterations");
+    for (iteration, tasks) in &walks {
+        for t in tasks.as_array().unwrap() {
+            assert_eq!(t["walk_steps"], 2 * iteration, "iteration {iteration}");
+        }
+    }
+    // 4 learners x 2 sets, each attempted in order until the budget ran out.
+    let runs: Vec<(i32, i32, i32, i32, f64, serde_json::Value)> = sqlx::query_as(
+        "SELECT tasks, attempted, solved, set, seconds, runs FROM puzzle_efficiency_runs ORDER BY learner, set",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert_eq!(runs.len(), 8);
+    for (tasks, attempted, solved, _, seconds, tasks_run) in &runs {
+        let list = tasks_run.as_array().unwrap();
+        assert_eq!((*tasks, list.len()), (40, *attempted as usize));
+        assert!(*attempted >= 1 && solved <= attempted);
+        // Stopped by the budget: the last task started before it ran out.
+        if *attempted < 40 {
+            assert!(*seconds > 1.0, "{seconds}");
+        }
+        let walks: Vec<i64> = list.iter().map(|t| t["walk"].as_i64().unwrap()).collect();
+        assert_eq!(walks, (1..=*attempted as i64).collect::<Vec<_>>());
+        let counted = list.iter().filter(|t| t["cost"].as_i64().is_some_and(|c| c > 0)).count();
+        assert_eq!(counted, *solved as usize);
+    }
+    let eff = table(&db.pool, e, Table::Efficiency, &Filter::default()).await.unwrap();
+    let rows: Vec<Vec<String>> = eff.rows.iter().map(|r| r.iter().map(|c| c.text()).collect()).collect();
+    let keys: Vec<(&str, &str, &str, &str, &str)> =
+        rows.iter().map(|r| (r[3].as_str(), r[4].as_str(), r[5].as_str(), r[7].as_str(), r[8].as_str())).collect();
+    assert_eq!(
+        keys,
+        [("k2", "N/A", "2", "4", "160"), ("uncertainty", "N/A", "2", "4", "160")],
+        "source (walks first), alpha, seeds, sets, test tasks"
+    );
+    // The test share is the mean over runs of each run's mean over its sets.
+    let (mean,): (f64,) = sqlx::query_as(
+        "SELECT avg(p) FROM (SELECT avg(100 * e.solved::float8 / e.tasks) AS p FROM puzzle_efficiency_runs e
+         JOIN jobs l ON l.key = e.learner WHERE l.spec->>'tasks' = 'k2' GROUP BY e.learner) r",
+    )
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    let col = |name: &str| eff.columns.iter().position(|c| c == name).unwrap();
+    let ours = match &eff.rows[0][col("test_solved_mean")] {
+        schema::reports::Cell::Num(v) => v.unwrap(),
+        c => panic!("{c:?}"),
+    };
+    assert!((ours - mean).abs() < 1e-9, "{ours} vs {mean}");
+    assert!(matches!(eff.rows[0][col("test_solved_std")], schema::reports::Cell::Num(Some(_))), "2 runs: a std");
+    // Beside the supplement: Table 8's k2 and GTP rows find ours (other domain: no match here).
+    let against = coordinator::published::Against::load("marom-rosman").unwrap();
+    let f = Filter { domain: Some("8-puzzle".into()), ..Filter::default() };
+    let c = against.compare(&eff, &f, None).unwrap();
+    assert!(c.summary().contains("0 of 0 cells"), "{}", c.summary());
 }
 
 /// Test tasks from a benchmark set with `optimal = "published"`: the solve

@@ -76,6 +76,11 @@ impl JobClass {
                 (domain.clone(), String::new(), if *trust_published { 0.0 } else { 1.0 }, None)
             }
             JobSpec::PuzzleTest { domain, limits, .. } => (domain.clone(), String::new(), 1.0, limits.time_s),
+            // A set of growing walks: a unit per second of its budget, capped
+            // by the budget plus the last task's limit.
+            JobSpec::PuzzleEfficiency { domain, budget_s, limits, .. } => {
+                (domain.clone(), String::new(), *budget_s, Some(budget_s + limits.time_s.unwrap_or(*budget_s)))
+            }
             JobSpec::GraphBootstrap { domain, bootstrap, configuration, .. } => {
                 (domain.clone(), configuration.name(), bootstrap.rounds as f64, None)
             }
@@ -232,6 +237,7 @@ impl CostModel {
             JobKind::PuzzleLearn
             | JobKind::PuzzleSolve
             | JobKind::PuzzleTest
+            | JobKind::PuzzleEfficiency
             | JobKind::GraphBootstrap
             | JobKind::GraphFold
             | JobKind::GraphBaseline => d.per_unit.get(c.kind.as_str()).and_then(|m| {

@@ -19,12 +19,36 @@
 //! test_limits = { time_s = 600 }
 //! ```
 //!
+//! The efficiency experiment (the paper's Table 8) is the same block with
+//! other task sources and the growing-walk test:
+//!
+//! ```toml
+//! [[likely]]
+//! domain = "15-puzzle"
+//! model = "mean"                  # the code tests efficiency with yhat
+//! iterations = 50
+//! seeds = [1, 2, 3, 4, 5]
+//! tasks = ["uncertainty", "k1", "k2", "k4", "k6", "k8", "k10"]  # GTP, LengthInc walks
+//! train_limits = { time_s = 1 }   # the efficiency runs' t_max
+//! test = { growing = 1000, sets = 5, budget_s = 60, seed = 1 }
+//! test_limits = { time_s = 60 }   # per task (default: the budget)
+//! ```
+//!
+//! `tasks` (default `["uncertainty"]`) crosses the learners with their
+//! task source: GenerateTaskPrac, or `kN`, random walks of N moves in the
+//! first iteration, 2N in the second, and so on. `growing` makes `sets`
+//! sets of that many tasks, task j a walk of j + 1 moves
+//! (`likely::efficiency`), each run by one `puzzle_efficiency` job per
+//! learner and alpha, which stops once the set's time passes `budget_s`; no
+//! optimal costs are needed.
+//!
 //! Jobs: `puzzle_learn` (one per seed; checkpointed after every
 //! iteration, a new attempt resumes from the last one), `puzzle_solve`
 //! (the optimal cost of a test task, IDA* with the family's
 //! `optimal_heuristic`: PDBs, the gap heuristic for pancakes; shared by
 //! every learner and alpha), `puzzle_test` (inputs: the learner, then the
-//! task's solve job).
+//! task's solve job), `puzzle_efficiency` (a growing-walk set; input: the
+//! learner).
 
 use likely::inputs::{pattern_set, tiles};
 use serde::{Deserialize, Serialize};
@@ -85,6 +109,60 @@ pub struct SearchLimits {
     pub max_generated: Option<u64>,
 }
 
+/// Where a learner's training tasks come from (`likely::settings::TaskSource`),
+/// written as the code names its runs: `uncertainty` (GenerateTaskPrac, the
+/// tables' GTP) or `kN` (random walks of N x (iteration + 1) moves).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum TaskSource {
+    #[default]
+    Uncertainty,
+    RandomWalk {
+        length_inc: u32,
+    },
+}
+
+impl TaskSource {
+    /// GenerateTaskPrac: the default, left out of a learner's spec (and key).
+    pub fn is_uncertainty(&self) -> bool {
+        *self == TaskSource::Uncertainty
+    }
+}
+
+impl std::fmt::Display for TaskSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TaskSource::Uncertainty => f.write_str("uncertainty"),
+            TaskSource::RandomWalk { length_inc } => write!(f, "k{length_inc}"),
+        }
+    }
+}
+
+impl From<TaskSource> for String {
+    fn from(t: TaskSource) -> String {
+        t.to_string()
+    }
+}
+
+/// The longest LengthInc (the paper's: 10).
+pub const MAX_LENGTH_INC: u32 = 1000;
+
+impl TryFrom<String> for TaskSource {
+    type Error = String;
+    fn try_from(s: String) -> Result<TaskSource, String> {
+        if s == "uncertainty" {
+            return Ok(TaskSource::Uncertainty);
+        }
+        match s.strip_prefix('k').map(str::parse::<u32>) {
+            Some(Ok(n)) if (1..=MAX_LENGTH_INC).contains(&n) => Ok(TaskSource::RandomWalk { length_inc: n }),
+            _ => Err(format!(
+                "task source `{s}`: `uncertainty` (GenerateTaskPrac) or kN, random walks growing by N moves per \
+                 iteration (1 <= N <= {MAX_LENGTH_INC})"
+            )),
+        }
+    }
+}
+
 /// Where the test tasks come from.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -106,6 +184,24 @@ pub struct TestTasks {
     /// Where a set's optimal costs come from.
     #[serde(default)]
     pub optimal: OptimalFrom,
+    /// The efficiency test: sets of this many growing walks (the code: 1000),
+    /// task j a (j + 1)-move walk, each set stopped by `budget_s`.
+    #[serde(default)]
+    pub growing: Option<u32>,
+    /// Sets of growing walks (the code: 5 per run); set i is drawn from
+    /// (`seed`, i).
+    #[serde(default = "default_sets")]
+    pub sets: u32,
+    /// The cumulative budget of a set, seconds (the code: 60).
+    #[serde(default = "default_budget")]
+    pub budget_s: f64,
+}
+
+fn default_sets() -> u32 {
+    likely::efficiency::PAPER_SETS
+}
+fn default_budget() -> f64 {
+    likely::efficiency::PAPER_BUDGET.as_secs_f64()
 }
 
 /// Where the optimal costs of a benchmark set's tasks come from.
@@ -125,6 +221,8 @@ pub enum OptimalFrom {
 /// are made when the grid is read (`hfarm submit`).
 pub const MAX_WALKS: u32 = 10_000;
 pub const MAX_WALK_LENGTH: u32 = 100_000;
+/// The most sets of growing walks (their walks are made by the workers).
+pub const MAX_SETS: u32 = 1000;
 
 fn default_walk_length() -> u32 {
     1000
@@ -149,7 +247,10 @@ pub struct Block {
     pub model: Rule,
     pub iterations: u32,
     pub seeds: IntList,
-    /// Per training task (the paper: 60 s).
+    /// Training task sources, crossed with the seeds (default: GenerateTaskPrac).
+    #[serde(default = "default_tasks")]
+    pub tasks: Vec<TaskSource>,
+    /// Per training task (the paper: 60 s; its efficiency runs: 1 s).
     #[serde(default)]
     pub train_limits: SearchLimits,
     /// Test alphas (a `mean` model plans once per task, without alpha).
@@ -168,6 +269,9 @@ fn default_preset() -> Preset {
 }
 fn default_rule() -> Rule {
     Rule::Quantile
+}
+fn default_tasks() -> Vec<TaskSource> {
+    vec![TaskSource::Uncertainty]
 }
 
 /// One test task: its start state as cells (`tiles[pos]`, 0 the blank),
@@ -200,22 +304,29 @@ impl Block {
         }
     }
 
-    /// The test tasks, in order (deterministic: sets by id, walks by seed).
+    /// Whether the block runs the efficiency test (growing walks).
+    pub fn growing(&self) -> Option<u32> {
+        self.test.growing
+    }
+
+    /// The test tasks, in order (deterministic: sets by id, walks by seed);
+    /// none for growing walks, which their jobs make.
     pub fn test_tasks(&self) -> Result<Vec<TestTask>, String> {
         let d = puzzles::by_name(&self.domain).map_err(|e| e.to_string())?;
-        match (&self.test.set, self.test.walks) {
-            (Some(set), None) => {
+        match (&self.test.set, self.test.walks, self.test.growing) {
+            (None, None, Some(_)) => Ok(vec![]),
+            (Some(set), None, None) => {
                 let cells = puzzles::Domain::size(&tiles(&self.domain)?);
                 let all = puzzles::instances::set(set, cells)?;
                 Ok(all.into_iter().map(|i| TestTask { cells: i.cells, published: Some(i.optimal) }).collect())
             }
-            (None, Some(n)) => Ok((0..n as u64)
+            (None, Some(n), None) => Ok((0..n as u64)
                 .map(|k| TestTask {
                     cells: d.random_walk(self.test.length, self.test.seed + k).cells().to_vec(),
                     published: None,
                 })
                 .collect()),
-            _ => Err("give exactly one of `set` and `walks`".into()),
+            _ => Err("give exactly one of `set`, `walks` and `growing`".into()),
         }
     }
 
@@ -257,6 +368,22 @@ impl Block {
         if self.test.walks == Some(0) || self.test.length == 0 {
             return Err(format!("{at}.test: walks and length must be positive"));
         }
+        if self.tasks.is_empty() {
+            return Err(format!("{at}.tasks: give at least one task source"));
+        }
+        if let Some((i, _)) = self.tasks.iter().enumerate().find(|(i, t)| self.tasks[..*i].contains(t)) {
+            return Err(format!("{at}.tasks[{i}]: {} is given twice", self.tasks[i]));
+        }
+        if let Some(n) = self.test.growing {
+            if n == 0 || n > MAX_WALKS || self.test.sets == 0 || self.test.sets > MAX_SETS {
+                return Err(format!(
+                    "{at}.test: growing must be 1..={MAX_WALKS} tasks, sets 1..={MAX_SETS} (the code: 1000 tasks, 5 sets)"
+                ));
+            }
+            if !(self.test.budget_s.is_finite() && self.test.budget_s > 0.0) {
+                return Err(format!("{at}.test.budget_s: must be positive"));
+            }
+        }
         // The walks are made while the grid is read: bound them.
         if self.test.walks.is_some_and(|n| n > MAX_WALKS) || self.test.length > MAX_WALK_LENGTH {
             return Err(format!(
@@ -269,13 +396,14 @@ impl Block {
 
     /// Jobs per seed and in all: (learn + tasks x (solve + alphas)) bounded without expanding.
     pub fn size(&self) -> (u64, u64) {
-        let tasks = match (&self.test.set, self.test.walks) {
-            (_, Some(n)) => n as u64,
+        let tasks = match (&self.test.set, self.test.walks, self.test.growing) {
+            (_, _, Some(_)) => self.test.sets as u64,
+            (_, Some(n), _) => n as u64,
             _ => 100,
         };
-        let seeds = self.seeds.0.len() as u64;
-        let tests = seeds.saturating_mul(tasks).saturating_mul(self.test_alphas().len() as u64);
-        (seeds.saturating_add(tasks).saturating_add(tests), tests.saturating_mul(2))
+        let learners = (self.seeds.0.len() as u64).saturating_mul(self.tasks.len().max(1) as u64);
+        let tests = learners.saturating_mul(tasks).saturating_mul(self.test_alphas().len() as u64);
+        (learners.saturating_add(tasks).saturating_add(tests), tests.saturating_mul(2))
     }
 }
 
@@ -298,7 +426,7 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
             (state, key)
         })
         .collect();
-    for &seed in &b.seeds.0 {
+    for (&seed, &tasks) in b.seeds.0.iter().flat_map(|s| b.tasks.iter().map(move |t| (s, t))) {
         let learn = JobSpec::PuzzleLearn {
             domain: b.domain.clone(),
             pdb_inputs: pdb_inputs.clone(),
@@ -306,9 +434,28 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
             model: b.model,
             iterations: b.iterations,
             seed,
+            tasks,
             limits: b.train_limits,
         };
         let lk = add(Job::new(learn, vec![]));
+        if let Some(n) = b.test.growing {
+            for alpha in b.test_alphas() {
+                for set in 0..b.test.sets {
+                    let spec = JobSpec::PuzzleEfficiency {
+                        domain: b.domain.clone(),
+                        pdb_inputs: pdb_inputs.clone(),
+                        alpha,
+                        tasks: n,
+                        seed: b.test.seed,
+                        set,
+                        budget_s: b.test.budget_s,
+                        limits: b.test_limits,
+                    };
+                    add(Job::new(spec, vec![lk.clone()]));
+                }
+            }
+            continue;
+        }
         for alpha in b.test_alphas() {
             for (state, sk) in &solves {
                 let spec = JobSpec::PuzzleTest {
@@ -395,6 +542,69 @@ mod tests {
         assert_eq!(serde_json::to_value(&spec).unwrap().as_object().unwrap().len(), 3, "kind, domain, state");
     }
 
+    /// Table 8's block: learners per seed and task source, each tested on
+    /// every set of growing walks; no solve jobs; GenerateTaskPrac learners
+    /// keep the keys they had before task sources existed.
+    #[test]
+    fn an_efficiency_block_crosses_task_sources_and_tests_growing_walk_sets() {
+        let b = block(
+            "domain = '8-puzzle'\nsettings = 'tiny'\nmodel = 'mean'\niterations = 2\nseeds = [1, 2]\n\
+             tasks = ['k1', 'k10', 'uncertainty']\ntrain_limits = { time_s = 1 }\n\
+             test = { growing = 50, sets = 3, budget_s = 2.5, seed = 4 }\n",
+        )
+        .unwrap();
+        assert!(b.test_tasks().unwrap().is_empty());
+        let mut jobs = vec![];
+        expand(&b, &mut |j| {
+            let k = j.key.clone();
+            jobs.push(j);
+            k
+        });
+        let count = |kind: &str| jobs.iter().filter(|j| j.spec.kind().as_str() == kind).count();
+        assert_eq!((count("puzzle_learn"), count("puzzle_solve"), count("puzzle_efficiency")), (6, 0, 18));
+        assert!(b.size().0 >= jobs.len() as u64);
+        let sources: Vec<String> = jobs
+            .iter()
+            .filter_map(|j| match &j.spec {
+                JobSpec::PuzzleLearn { seed: 1, tasks, .. } => Some(tasks.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sources, ["k1", "k10", "uncertainty"]);
+        let sets: Vec<(u32, u64, f64, Option<f64>)> = jobs
+            .iter()
+            .filter_map(|j| match &j.spec {
+                JobSpec::PuzzleEfficiency { set, seed, budget_s, alpha, tasks: 50, .. } => {
+                    assert_eq!(j.inputs.len(), 1, "the learner only");
+                    Some((*set, *seed, *budget_s, *alpha))
+                }
+                _ => None,
+            })
+            .take(3)
+            .collect();
+        assert_eq!(sets, [(0, 4, 2.5, None), (1, 4, 2.5, None), (2, 4, 2.5, None)]);
+        // A kN learner says so in its spec; GenerateTaskPrac is left out.
+        let json = |t: &str| {
+            let l = jobs
+                .iter()
+                .find(|j| matches!(&j.spec, JobSpec::PuzzleLearn { tasks, .. } if tasks.to_string() == t))
+                .unwrap();
+            serde_json::to_value(&l.spec).unwrap()
+        };
+        assert_eq!(json("k10")["tasks"], "k10");
+        assert!(json("uncertainty").get("tasks").is_none());
+        for (text, ok) in [("k2", true), ("uncertainty", true), ("k0", false), ("kx", false), ("gtp", false)] {
+            assert_eq!(TaskSource::try_from(text.to_string()).is_ok(), ok, "{text}");
+        }
+        // The default test set sizes are the code's.
+        let b = block(
+            "domain = '8-puzzle'\nsettings = 'tiny'\nmodel = 'mean'\niterations = 1\nseeds = [1]\n\
+             test = { growing = 1000 }\n",
+        )
+        .unwrap();
+        assert_eq!((b.test.sets, b.test.budget_s, b.tasks.clone()), (5, 60.0, vec![TaskSource::Uncertainty]));
+    }
+
     #[test]
     fn bad_blocks_name_their_key() {
         let base = "settings = 'tiny'\niterations = 2\nseeds = [1]\n";
@@ -417,6 +627,13 @@ mod tests {
                 "likely[0].test.optimal",
             ),
             ("domain = '15-puzzle'\nalphas = [0.5]\ntest = { set = 'korf100', optimal = 'guess' }", "unknown variant"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { walks = 2, growing = 10 }", "exactly one of"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { growing = 0 }", "growing must be"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { growing = 10, sets = 0 }", "growing must be"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntest = { growing = 10, budget_s = -1 }", "likely[0].test.budget_s"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntasks = ['k3', 'k3']\ntest = { walks = 2 }", "likely[0].tasks[1]"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntasks = []\ntest = { walks = 2 }", "likely[0].tasks"),
+            ("domain = '8-puzzle'\nalphas = [0.5]\ntasks = ['k-1']\ntest = { walks = 2 }", "task source `k-1`"),
         ];
         for (text, expected) in cases {
             let e = block(&format!("{base}{text}\n")).unwrap_err();

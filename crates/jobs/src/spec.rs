@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::graphlearn::{Adjustment, BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams};
 use crate::grid::{Bound, Distribution, Instances, Model, PlanLimits, Planning, Residual, Sigma, SolveLimits, Split};
-use crate::likely::{Preset, Rule, SearchLimits};
+use crate::likely::{Preset, Rule, SearchLimits, TaskSource};
 use crate::JobKey;
 
 /// The resource class a job needs: its Redis queue.
@@ -112,6 +112,9 @@ pub enum JobSpec {
         model: Rule,
         iterations: u32,
         seed: u64,
+        /// GenerateTaskPrac (left out of the spec) or LengthInc walks.
+        #[serde(default, skip_serializing_if = "TaskSource::is_uncertainty")]
+        tasks: TaskSource,
         limits: SearchLimits,
     },
     /// The optimal cost of a test task: IDA* with the family's
@@ -136,6 +139,21 @@ pub enum JobSpec {
         pdb_inputs: Option<String>,
         state: String,
         alpha: Option<f64>,
+        limits: SearchLimits,
+    },
+    /// The efficiency test on one set of growing walks (`likely::efficiency`):
+    /// `tasks` walks drawn from (`seed`, `set`), solved in order under
+    /// `alpha` (None: yhat, as the paper) until the set's time passes
+    /// `budget_s`, each search under `limits`. Input: the learn job.
+    PuzzleEfficiency {
+        domain: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pdb_inputs: Option<String>,
+        alpha: Option<f64>,
+        tasks: u32,
+        seed: u64,
+        set: u32,
+        budget_s: f64,
         limits: SearchLimits,
     },
     /// Trunda's bootstrap (Algorithm 1) for one configuration over the
@@ -188,6 +206,7 @@ pub enum JobKind {
     PuzzleLearn,
     PuzzleSolve,
     PuzzleTest,
+    PuzzleEfficiency,
     GraphBootstrap,
     GraphFold,
     GraphBaseline,
@@ -232,7 +251,7 @@ impl Needs {
 }
 
 impl JobKind {
-    pub const ALL: [JobKind; 12] = [
+    pub const ALL: [JobKind; 13] = [
         JobKind::Generate,
         JobKind::Label,
         JobKind::Train,
@@ -242,6 +261,7 @@ impl JobKind {
         JobKind::PuzzleLearn,
         JobKind::PuzzleSolve,
         JobKind::PuzzleTest,
+        JobKind::PuzzleEfficiency,
         JobKind::GraphBootstrap,
         JobKind::GraphFold,
         JobKind::GraphBaseline,
@@ -285,6 +305,13 @@ impl JobKind {
             JobKind::PuzzleTest => {
                 ("puzzle_test", "IDA* with a learned heuristic under one alpha", Resource::Cpu, true, Needs::All)
             }
+            JobKind::PuzzleEfficiency => (
+                "puzzle_efficiency",
+                "a learned heuristic on growing walks under a cumulative time budget",
+                Resource::Cpu,
+                true,
+                Needs::All,
+            ),
             // Trunda: a small MLP by hand; the searches dominate: CPU.
             JobKind::GraphBootstrap => (
                 "graph_bootstrap",
@@ -336,6 +363,7 @@ impl JobSpec {
             JobSpec::PuzzleLearn { .. } => JobKind::PuzzleLearn,
             JobSpec::PuzzleSolve { .. } => JobKind::PuzzleSolve,
             JobSpec::PuzzleTest { .. } => JobKind::PuzzleTest,
+            JobSpec::PuzzleEfficiency { .. } => JobKind::PuzzleEfficiency,
             JobSpec::GraphBootstrap { .. } => JobKind::GraphBootstrap,
             JobSpec::GraphFold { .. } => JobKind::GraphFold,
             JobSpec::GraphBaseline { .. } => JobKind::GraphBaseline,

@@ -116,7 +116,7 @@ fn label_train_evaluate_and_plan_keys_are_pinned() {
 #[test]
 fn puzzle_and_graph_keys_are_pinned() {
     use jobs::graphlearn::{BootstrapParams, Configuration, Loss, NamedProblem, NetworkParams, SearchParams};
-    use jobs::likely::{Preset, Rule, SearchLimits};
+    use jobs::likely::{Preset, Rule, SearchLimits, TaskSource};
     let learn = JobSpec::PuzzleLearn {
         domain: "8-puzzle".into(),
         pdb_inputs: None,
@@ -124,6 +124,7 @@ fn puzzle_and_graph_keys_are_pinned() {
         model: Rule::Quantile,
         iterations: 4,
         seed: 1,
+        tasks: TaskSource::Uncertainty,
         limits: SearchLimits { time_s: None, max_generated: Some(200_000) },
     };
     assert_eq!(

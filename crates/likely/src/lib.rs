@@ -21,10 +21,13 @@
 //! - [`settings`]: the hyper-parameters, the paper's and tiny ones;
 //! - [`prac`]: GenerateTaskPrac and LearnHeuristicPrac as a resumable,
 //!   serialisable [`prac::Learner`];
+//! - [`efficiency`]: the efficiency test (Table 8): growing walks under a
+//!   cumulative budget;
 //! - [`test`]: solving test tasks with a final network and the paper's
 //!   Table 7 columns.
 
 pub mod buffer;
+pub mod efficiency;
 pub mod features;
 pub mod heuristic;
 pub mod inputs;

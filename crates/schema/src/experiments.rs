@@ -110,7 +110,7 @@ impl JobAxes {
             JobSpec::PuzzleSolve { domain, .. } => {
                 JobAxes { domain: Some(domain.clone()), split: test(), ..JobAxes::default() }
             }
-            JobSpec::PuzzleTest { domain, alpha, .. } => JobAxes {
+            JobSpec::PuzzleTest { domain, alpha, .. } | JobSpec::PuzzleEfficiency { domain, alpha, .. } => JobAxes {
                 domain: Some(domain.clone()),
                 split: test(),
                 heuristic: Some(alpha.map_or("learned".into(), |a| format!("learned@{a}"))),

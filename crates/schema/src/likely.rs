@@ -158,3 +158,44 @@ pub async fn insert_test_run(tx: &mut PgConnection, job: &str, r: &TestRun) -> R
     .await?;
     Ok(())
 }
+
+/// One set of growing walks run by a `puzzle_efficiency` job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EfficiencyRun {
+    pub learner: String,
+    pub domain: String,
+    pub alpha: Option<f64>,
+    /// The walks' seed and set number (`likely::efficiency::growing_walks`).
+    pub seed: u64,
+    pub set: u32,
+    pub budget_s: f64,
+    pub tasks: u32,
+    pub attempted: u32,
+    pub solved: u32,
+    pub seconds: f64,
+    /// `likely::efficiency::TaskRun` per task attempted.
+    pub runs: serde_json::Value,
+}
+
+pub async fn insert_efficiency_run(tx: &mut PgConnection, job: &str, r: &EfficiencyRun) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO puzzle_efficiency_runs (job, learner, domain, alpha, seed, set, budget_s, tasks, attempted,
+             solved, seconds, runs)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (job) DO NOTHING",
+    )
+    .bind(job)
+    .bind(&r.learner)
+    .bind(&r.domain)
+    .bind(r.alpha)
+    .bind(r.seed as i64)
+    .bind(r.set as i32)
+    .bind(r.budget_s)
+    .bind(r.tasks as i32)
+    .bind(r.attempted as i32)
+    .bind(r.solved as i32)
+    .bind(r.seconds)
+    .bind(&r.runs)
+    .execute(tx)
+    .await?;
+    Ok(())
+}

@@ -18,10 +18,14 @@ pub enum Table {
     Planning,
     /// Figure 2: validation MSE per step, mean over seeds.
     Curves,
-    /// Marom & Rosman, supplement Table 7: per alpha, time, generated
-    /// nodes, suboptimality and tasks solved optimally (`[[likely]]`).
+    /// Marom & Rosman, supplement Tables 7 and 9-11: per alpha, time,
+    /// generated nodes, suboptimality and tasks solved optimally, mean and
+    /// std across runs (`[[likely]]`, migration 0021).
     Suboptimality,
-    /// Marom & Rosman: training and test tasks solved (`[[likely]]`).
+    /// Marom & Rosman, supplement Table 8: per task source, training tasks
+    /// solved and growing-walk test tasks solved within the budget, and
+    /// training hours (Table 12), mean and std across runs (`[[likely]]`,
+    /// migration 0021).
     Efficiency,
     /// Trunda, section 5: coverage and IPC scores per configuration (`[[graphlearn]]`).
     Coverage,
@@ -125,15 +129,32 @@ fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Ve
         }
         Table::Suboptimality => (
             "report_suboptimality",
-            vec!["domain", "model", "inputs", "alpha"],
+            vec!["domain", "model", "inputs", "source", "alpha"],
             vec!["seeds", "tasks", "solved"],
-            vec!["time_mean", "generated_mean", "suboptimality_pct", "optimal_pct"],
+            vec![
+                "time_mean",
+                "time_std",
+                "generated_mean",
+                "generated_std",
+                "suboptimality_mean",
+                "suboptimality_std",
+                "optimal_mean",
+                "optimal_std",
+            ],
         ),
         Table::Efficiency => (
             "report_efficiency",
-            vec!["domain", "model", "inputs"],
-            vec!["seeds", "train_tasks", "test_tasks"],
-            vec!["train_solved_pct", "test_solved_pct"],
+            vec!["domain", "model", "inputs", "source", "alpha"],
+            vec!["seeds", "train_tasks", "sets", "test_tasks"],
+            vec![
+                "train_solved_mean",
+                "train_solved_std",
+                "test_solved_mean",
+                "test_solved_std",
+                "attempted_mean",
+                "train_hours_mean",
+                "train_hours_std",
+            ],
         ),
         Table::Coverage => (
             "report_coverage",
@@ -157,9 +178,12 @@ pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filte
         Table::Curves => format!("{}, step", text.join(", ")),
         // Baselines (no model) last within a domain.
         Table::Accuracy | Table::Planning => format!("domain, model IS NULL, {}", text[1..].join(", ")),
-        // Alphas from the most cautious down, as the paper's tables.
-        Table::Suboptimality => "domain, model, inputs, alpha DESC".to_string(),
-        Table::Efficiency | Table::Coverage => text.join(", "),
+        // Alphas from the most cautious down, as the paper's tables; LengthInc
+        // walks by their increment, then GenerateTaskPrac (Table 8's order).
+        Table::Suboptimality | Table::Efficiency => {
+            "domain, model, inputs, source = 'uncertainty', length(source), source, alpha DESC".to_string()
+        }
+        Table::Coverage => text.join(", "),
         Table::Features => "domain, alpha::int".to_string(),
     };
     read(pool, experiment, View { table, view, text, ints, nums, order }, filter).await

@@ -1,5 +1,6 @@
 //! Published numbers beside ours: `hfarm report EXPERIMENT --against ijcai24`
-//! (or `--against pddlsl-runs`).
+//! (or `--against pddlsl-runs`; for `[[likely]]` experiments, `--against
+//! marom-rosman`: [`likely`]).
 //!
 //! A published fixture (`reports/published/ijcai24.toml`, embedded here) holds
 //! a paper's tables cell by cell, as printed ("mean±std"), each row named with
@@ -44,6 +45,7 @@
 //! tallies) · [`render`] · [`Against`] (what `--against` names).
 
 mod fixture;
+pub mod likely;
 pub mod mapping;
 mod matching;
 mod render;
@@ -68,6 +70,8 @@ use crate::report::Format;
 pub enum Against {
     Tables(Published),
     Runs(runs::Runs),
+    /// Marom & Rosman's supplement, Tables 7-12 (`marom-rosman`).
+    Likely(likely::Supplement),
 }
 
 /// A comparison of either kind.
@@ -75,6 +79,7 @@ pub enum Against {
 pub enum Outcome {
     Tables(Comparison),
     Runs(RunsComparison),
+    Likely(likely::LikelyComparison),
 }
 
 impl Against {
@@ -82,6 +87,9 @@ impl Against {
     pub fn load(name_or_path: &str) -> Result<Against, String> {
         if name_or_path == runs::NAME {
             return runs::load().map(Against::Runs);
+        }
+        if name_or_path == likely::NAME {
+            return likely::load().map(Against::Likely);
         }
         load(name_or_path).map(Against::Tables)
     }
@@ -92,6 +100,7 @@ impl Against {
         match self {
             Against::Tables(p) => check_table(p, kind, only),
             Against::Runs(r) => check_runs(r, kind, only),
+            Against::Likely(s) => likely::check(s, kind, only),
         }
     }
 
@@ -99,6 +108,7 @@ impl Against {
         match self {
             Against::Tables(p) => compare(p, report, filter, only).map(Outcome::Tables),
             Against::Runs(r) => compare_runs(r, report, filter, only).map(Outcome::Runs),
+            Against::Likely(s) => likely::compare(s, report, filter, only).map(Outcome::Likely),
         }
     }
 }
@@ -108,6 +118,7 @@ impl Outcome {
         match self {
             Outcome::Tables(c) => render(c, format),
             Outcome::Runs(c) => render_runs(c, format),
+            Outcome::Likely(c) => likely::render(c, format),
         }
     }
 
@@ -116,6 +127,7 @@ impl Outcome {
         match self {
             Outcome::Tables(c) => c.summary.line(),
             Outcome::Runs(c) => runs_summary(c).trim_end().to_string(),
+            Outcome::Likely(c) => c.summary.line(),
         }
     }
 }

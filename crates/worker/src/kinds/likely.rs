@@ -5,7 +5,9 @@
 //! finished iteration; `puzzle_solve` finds a test task's optimal cost with
 //! IDA* and the family's optimal heuristic (PDBs built once for the farm:
 //! `pdb_store`; the gap heuristic for pancakes);
-//! `puzzle_test` solves a task with the learned heuristic under one alpha.
+//! `puzzle_test` solves a task with the learned heuristic under one alpha;
+//! `puzzle_efficiency` runs one set of growing walks under its cumulative
+//! budget (the paper's Table 8, `likely::efficiency`).
 //! A learner reads one-hot tiles or the PDB values of a pattern set (the
 //! paper's 24-puzzle, pancake and blocksworld inputs), its PDBs from the
 //! same store; `likely::inputs::with_features` opens the domain and its
@@ -18,17 +20,18 @@
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-use jobs::likely::{Preset, Rule as JobRule, SearchLimits};
+use jobs::likely::{Preset, Rule as JobRule, SearchLimits, TaskSource as JobTasks};
+use likely::efficiency::{growing_walks, run_set, SetRun};
 use likely::features::Features;
 use likely::heuristic::Rule;
 use likely::inputs::{self, Width, WithFeatures};
 use likely::prac::{IterationReport, Learner};
-use likely::settings::{Model, Settings};
+use likely::settings::{Model, Settings, TaskSource};
 use likely::test::{solve_tests, TestResult, TestTask};
 use puzzles::registry::{PdbCache, PdbSource};
 use puzzles::search::{Limits, SearchKind, Status};
 use puzzles::Domain;
-use schema::likely::{Iteration, Optimal, Source, TestRun};
+use schema::likely::{EfficiencyRun, Iteration, Optimal, Source, TestRun};
 use schema::training::{self, Tag};
 
 use crate::job::{blocking, failed, Ctx, JobError};
@@ -38,7 +41,13 @@ use crate::pdb_store::DbPdbStore;
 /// them once (the 15-puzzle's 7-8 partition is hundreds of MiB).
 static PDBS: LazyLock<PdbCache> = LazyLock::new(PdbCache::default);
 
-fn settings(preset: Preset, rule: JobRule, iterations: u32, pdb_inputs: bool) -> Result<Settings, JobError> {
+fn settings(
+    preset: Preset,
+    rule: JobRule,
+    iterations: u32,
+    tasks: JobTasks,
+    pdb_inputs: bool,
+) -> Result<Settings, JobError> {
     let model = match rule {
         JobRule::Quantile => Model::Quantile,
         JobRule::Mean => Model::Mean,
@@ -47,7 +56,11 @@ fn settings(preset: Preset, rule: JobRule, iterations: u32, pdb_inputs: bool) ->
         Preset::Paper => Settings::paper(model, pdb_inputs),
         Preset::Tiny => Settings::tiny(model),
     };
-    let s = Settings { num_iter: iterations, ..base };
+    let tasks = match tasks {
+        JobTasks::Uncertainty => TaskSource::Uncertainty,
+        JobTasks::RandomWalk { length_inc } => TaskSource::RandomWalk { length_inc },
+    };
+    let s = Settings { num_iter: iterations, tasks, ..base };
     s.validate().map_err(failed)?;
     Ok(s)
 }
@@ -99,9 +112,10 @@ pub async fn learn(
     rule: JobRule,
     iterations: u32,
     seed: u64,
+    tasks: JobTasks,
     search: SearchLimits,
 ) -> Result<bool, JobError> {
-    let settings = settings(preset, rule, iterations, pdb_inputs.is_some())?;
+    let settings = settings(preset, rule, iterations, tasks, pdb_inputs.is_some())?;
     let limits = limits(ctx, search, Some(Settings::paper_time_limit(pdb_inputs.is_some())));
     let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
     let threads = ctx.pdb_threads;
@@ -257,5 +271,82 @@ pub async fn test(
     };
     let mut tx = ctx.begin().await?;
     schema::likely::insert_test_run(&mut tx, ctx.key(), &run).await?;
+    ctx.complete(tx).await
+}
+
+/// Which set of growing walks an efficiency job runs, and its budget.
+#[derive(Debug, Clone, Copy)]
+pub struct GrowingSet {
+    pub tasks: u32,
+    pub seed: u64,
+    pub set: u32,
+    pub budget_s: f64,
+}
+
+/// One set of growing walks under one rule.
+struct Growing {
+    learner: Learner,
+    set: GrowingSet,
+    rule: Rule,
+    limits: Limits,
+}
+
+impl WithFeatures for Growing {
+    type Out = SetRun;
+    fn run<D: Domain, F: Features>(self, d: &D, features: &mut F) -> Result<SetRun, String> {
+        let tasks = growing_walks(d, self.set.tasks, self.set.seed, self.set.set as u64);
+        let budget = Duration::from_secs_f64(self.set.budget_s);
+        run_set(d, &self.learner.ffnn, features, &tasks, self.rule, budget, &self.limits).map_err(|e| e.to_string())
+    }
+}
+
+/// The efficiency test on one set: each search under the spec's limits, or
+/// the budget where it gives none (the code's 60 s for both).
+pub async fn efficiency(
+    ctx: &Ctx<'_>,
+    domain: String,
+    pdb_inputs: Option<String>,
+    alpha: Option<f64>,
+    set: GrowingSet,
+    search: SearchLimits,
+) -> Result<bool, JobError> {
+    let learner_job = ctx.input(0, "learner")?.to_string();
+    let stored = training::checkpoint(ctx.pool, &learner_job, Tag::Last)
+        .await?
+        .ok_or_else(|| failed(format!("input {learner_job} has no learner")))?;
+    let learner: Learner = serde_json::from_slice(&stored.weights).map_err(failed)?;
+    if !(set.budget_s.is_finite() && set.budget_s > 0.0) {
+        return Err(failed(format!("budget {} s is not positive", set.budget_s)));
+    }
+    let store = DbPdbStore::new(ctx.pool.clone(), tokio::runtime::Handle::current());
+    let threads = ctx.pdb_threads;
+    let work = Growing {
+        learner,
+        set,
+        rule: alpha.map_or(Rule::Mean, Rule::test),
+        limits: limits(ctx, search, Some(Duration::from_secs_f64(set.budget_s))),
+    };
+    let d = domain.clone();
+    let r = blocking(move || with_features(&d, pdb_inputs.as_deref(), &store, threads, work)).await?;
+    if ctx.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        // The job stopped being ours and its searches were cut short: the
+        // set's count would be wrong, so nothing is written.
+        return Ok(false);
+    }
+    let run = EfficiencyRun {
+        learner: learner_job,
+        domain,
+        alpha,
+        seed: set.seed,
+        set: set.set,
+        budget_s: set.budget_s,
+        tasks: r.tasks,
+        attempted: r.attempted,
+        solved: r.solved,
+        seconds: r.seconds,
+        runs: serde_json::to_value(&r.runs).map_err(failed)?,
+    };
+    let mut tx = ctx.begin().await?;
+    schema::likely::insert_efficiency_run(&mut tx, ctx.key(), &run).await?;
     ctx.complete(tx).await
 }

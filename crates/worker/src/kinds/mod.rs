@@ -53,14 +53,18 @@ pub async fn execute(
         }
         JobSpec::Evaluate { domain, bound } => evaluate::run(&ctx, domain, bound).await,
         JobSpec::Noop { .. } => noop::run(&ctx).await,
-        JobSpec::PuzzleLearn { domain, pdb_inputs, settings, model, iterations, seed, limits } => {
-            likely::learn(&ctx, domain, pdb_inputs, settings, model, iterations, seed, limits).await
+        JobSpec::PuzzleLearn { domain, pdb_inputs, settings, model, iterations, seed, tasks, limits } => {
+            likely::learn(&ctx, domain, pdb_inputs, settings, model, iterations, seed, tasks, limits).await
         }
         JobSpec::PuzzleSolve { domain, state, published, trust_published } => {
             likely::solve(&ctx, domain, state, published, trust_published).await
         }
         JobSpec::PuzzleTest { domain, pdb_inputs, state, alpha, limits } => {
             likely::test(&ctx, domain, pdb_inputs, state, alpha, limits).await
+        }
+        JobSpec::PuzzleEfficiency { domain, pdb_inputs, alpha, tasks, seed, set, budget_s, limits } => {
+            let set = likely::GrowingSet { tasks, seed, set, budget_s };
+            likely::efficiency(&ctx, domain, pdb_inputs, alpha, set, limits).await
         }
         JobSpec::GraphBootstrap {
             domain,
