@@ -649,3 +649,62 @@ async fn bulk_actions_and_one_job_in_full() {
         }
     }
 }
+
+/// What the dashboard polls every 5 s, at the full grid's size:
+/// `grids/ijcai24.toml` recorded with its jobs in a midway mixture of
+/// states (`schema::testing::scatter_statuses`). A measurement, not a
+/// check (minutes to record the grid): run it with
+/// `cargo test -p system-tests --test api -- --ignored --nocapture dashboard_polls_at_full_grid_size`.
+#[tokio::test]
+#[ignore = "a measurement: minutes to record the full grid"]
+async fn dashboard_polls_at_full_grid_size() {
+    // `HFARM_SCALE_DB_URL`: a database that keeps the recorded grid between
+    // runs (created if missing), instead of a fresh one.
+    let (_db, pool) = match std::env::var("HFARM_SCALE_DB_URL") {
+        Ok(url) => (None, schema::connect_creating(&url).await.unwrap()),
+        Err(_) => {
+            let db = TestDatabase::create().await;
+            let pool = db.pool.clone();
+            (Some(db), pool)
+        }
+    };
+    let e = match schema::experiments::resolve_experiment(&pool, "ijcai24").await.unwrap() {
+        Some(e) => e,
+        None => {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../grids/ijcai24.toml");
+            let text = std::fs::read_to_string(path).unwrap();
+            let t = std::time::Instant::now();
+            let cost = coordinator::cost::CostModel::defaults();
+            let e = coordinator::submit(Some(&pool), &text, path, false, &cost).await.unwrap().experiment.unwrap();
+            println!("submitted in {:.1} s", t.elapsed().as_secs_f64());
+            schema::testing::scatter_statuses(&pool, e).await.unwrap();
+            e
+        }
+    };
+    let app = router(AppState { pool: pool.clone(), token: None, queue: None });
+    let (_, dead) = call(&app, "GET", &format!("/api/jobs?experiment={e}&status=dead&limit=1"), None).await;
+    let key = dead[0]["key"].as_str().unwrap().to_string();
+    for uri in [
+        "/api/experiments".to_string(),
+        format!("/api/experiments/{e}"),
+        format!("/api/experiments/{e}/matrix"),
+        format!("/api/jobs?experiment={e}&status=failed&limit=50"),
+        format!("/api/jobs?experiment={e}&status=dead&limit=50"),
+        "/api/workers".to_string(),
+        format!("/api/experiments/{e}/report/accuracy"),
+        format!("/api/experiments/{e}/report/planning"),
+        format!("/api/jobs/{key}"),
+        format!("/api/jobs/{}", &key[..12]),
+    ] {
+        let mut ms = vec![];
+        for _ in 0..10 {
+            let t = std::time::Instant::now();
+            let (st, body) = call(&app, "GET", &uri, None).await;
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(st, StatusCode::OK, "{uri}: {body}");
+        }
+        let first = ms[0];
+        ms.sort_by(f64::total_cmp);
+        println!("{uri:70} first {first:8.1} ms  p50 {:8.1} ms  max {:8.1} ms", ms[ms.len() / 2], ms[ms.len() - 1]);
+    }
+}

@@ -16,6 +16,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::cache::Cache;
 use super::doc::{JobStatusDoc, NeedsDoc, ResourceDoc, TableDoc};
 use super::error::{ApiError, ApiResult, ErrorBody};
 use super::limits::text_param;
@@ -92,12 +93,22 @@ async fn vocabulary() -> Json<Vocabulary> {
         (status = 400, description = "The id is not a UUID", body = ErrorBody),
     ))]
 async fn matrix(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResult {
-    let cells = schema::matrix::cells(&s.pool, id).await?;
-    let others: Vec<JobKind> =
-        JobKind::ALL.into_iter().filter(|k| *k != JobKind::Train && k.describe().pipeline).collect();
-    let pipeline = schema::matrix::pipeline(&s.pool, id, &others).await?;
-    Ok(Json(json!({ "cells": cells, "pipeline": pipeline })))
+    let pool = s.pool;
+    let m = MATRIX
+        .get(id, move || async move {
+            let cells = schema::matrix::cells(&pool, id).await?;
+            let others: Vec<JobKind> =
+                JobKind::ALL.into_iter().filter(|k| *k != JobKind::Train && k.describe().pipeline).collect();
+            let pipeline = schema::matrix::pipeline(&pool, id, &others).await?;
+            Ok(json!({ "cells": cells, "pipeline": pipeline }))
+        })
+        .await?;
+    Ok(Json(m.as_ref().clone()))
 }
+
+/// The matrix per experiment: a pass over its jobs (seconds at the full
+/// grid's size), reused as `cache.rs` says.
+static MATRIX: Cache<Uuid, serde_json::Value> = Cache::new();
 
 /// A result table as JSON (`schema::reports::Report`), filtered by query
 /// parameters `domain`, `model`, `bound`, `residual`.

@@ -5,12 +5,10 @@
 //! only what stays small whatever the experiment's size: the counts that
 //! migration 0019's triggers keep, the count of unfilled slots, and the
 //! work left for the ETA, which takes a pass over the unfinished jobs and
-//! is therefore kept for [`REMAINING_TTL`] and refreshed in the background
-//! (the live workers it is divided by are read at every call).
+//! is therefore reused for a while (`cache.rs`: ten times what it cost;
+//! the live workers it is divided by are read at every call).
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, LazyLock, Mutex};
-use std::time::{Duration, Instant};
+use std::collections::BTreeMap;
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -25,6 +23,7 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::auth::Authorized;
+use super::cache::Cache;
 use super::doc::{ByKindDoc, JobKindDoc, StatusCountsDoc};
 use super::error::{ApiError, ApiResult, ErrorBody};
 use super::limits::text_param;
@@ -71,7 +70,7 @@ struct ExperimentStatus {
     finished: bool,
     /// Seconds until the unfinished jobs are done at the live workers'
     /// pace; null while a resource class with work left has no live worker.
-    /// The work left is recounted at most every 30 s.
+    /// At the full grid's size the work left is recounted every few tens of seconds.
     eta_s: Option<f64>,
     /// Grid slots that no try could fill with an instance.
     slots_without_instance: i64,
@@ -145,63 +144,17 @@ async fn experiment(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResul
     }))
 }
 
-/// How long the work left of an experiment (for its ETA) is reused before
-/// it is counted again.
-pub const REMAINING_TTL: Duration = Duration::from_secs(30);
-
-/// Seconds of work left per resource class.
-type Work = Arc<BTreeMap<Resource, f64>>;
-
-/// The work left per experiment, as last counted, and whether a recount
-/// runs. Keyed by experiment id (random UUIDs: one map serves any number
-/// of databases, as tests have).
-struct Left {
-    at: Instant,
-    work: Work,
-    refreshing: bool,
-}
-
-static REMAINING: LazyLock<Mutex<HashMap<Uuid, Left>>> = LazyLock::new(Default::default);
+/// The work left per experiment (seconds per resource class), reused as
+/// `cache.rs` says: a pass over the unfinished jobs.
+static WORK_LEFT: Cache<Uuid, BTreeMap<Resource, f64>> = Cache::new();
 
 /// The experiment's unfinished jobs priced by the cost model (`cost`, the
 /// model `hfarm submit --dry-run` uses, calibrated on the farm's finished
 /// jobs): seconds of work per resource class.
-async fn work_left(pool: &schema::PgPool, id: Uuid) -> Result<BTreeMap<Resource, f64>, schema::DbError> {
+async fn work_left(pool: &schema::PgPool, id: Uuid) -> Result<BTreeMap<Resource, f64>, ApiError> {
     let rows = schema::metrics::remaining(pool, id).await?;
     let (model, _) = crate::submit::cost_model(Some(pool)).await;
     Ok(crate::cost::remaining_seconds(&rows, &model))
-}
-
-/// The experiment's work left: counted at the first call, then reused for
-/// [`REMAINING_TTL`]; an older count is still answered while one task
-/// recounts it in the background, so no poll after the first waits for the
-/// pass over the unfinished jobs.
-async fn remaining(s: &AppState, id: Uuid) -> Result<Work, ApiError> {
-    {
-        let mut map = REMAINING.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(left) = map.get_mut(&id) {
-            if left.at.elapsed() >= REMAINING_TTL && !std::mem::replace(&mut left.refreshing, true) {
-                let pool = s.pool.clone();
-                tokio::spawn(async move {
-                    let fresh = work_left(&pool, id).await;
-                    let mut map = REMAINING.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Some(left) = map.get_mut(&id) {
-                        left.refreshing = false;
-                        if let Ok(work) = fresh {
-                            (left.at, left.work) = (Instant::now(), Arc::new(work));
-                        }
-                    }
-                });
-            }
-            return Ok(left.work.clone());
-        }
-    }
-    let work = Arc::new(work_left(&s.pool, id).await?);
-    let mut map = REMAINING.lock().unwrap_or_else(|e| e.into_inner());
-    // Experiments nobody asked about for a while are forgotten.
-    map.retain(|_, left| left.at.elapsed() < 20 * REMAINING_TTL);
-    map.insert(id, Left { at: Instant::now(), work: work.clone(), refreshing: false });
-    Ok(work)
 }
 
 /// Seconds until the experiment's unfinished jobs are done: their work
@@ -211,7 +164,8 @@ async fn eta(s: &AppState, id: Uuid, active: bool) -> Result<Option<f64>, ApiErr
     if !active {
         return Ok(Some(0.0));
     }
-    let left = remaining(s, id).await?;
+    let pool = s.pool.clone();
+    let left = WORK_LEFT.get(id, move || async move { work_left(&pool, id).await }).await?;
     let live = schema::workers::live_by_class(&s.pool, super::workers::LIVE_AFTER_S).await?;
     let mut eta: f64 = 0.0;
     for (class, seconds) in left.iter() {

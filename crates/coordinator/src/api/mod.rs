@@ -12,6 +12,7 @@
 //! only as bound parameters of `schema`'s typed operations.
 
 mod auth;
+mod cache;
 mod dashboard;
 mod doc;
 mod error;
