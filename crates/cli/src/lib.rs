@@ -48,8 +48,18 @@ pub enum Command {
     Bench(commands::bench::Args),
     /// Expand a grid file into jobs and record them (resume is the default).
     Submit(commands::farm::SubmitArgs),
-    /// Progress of an experiment: jobs per state.
-    Status(commands::farm::StatusArgs),
+    /// Progress of an experiment (by name or id): jobs per state.
+    Status(commands::ops::StatusArgs),
+    /// Experiments, newest first, with their progress (optionally those of one name).
+    List(commands::ops::ListArgs),
+    /// Run an experiment's dead and failed jobs again (--status, --kind to choose).
+    Retry(commands::ops::RetryArgs),
+    /// Cancel an experiment's unfinished jobs (jobs other experiments share are kept unless --include-shared).
+    Cancel(commands::ops::CancelArgs),
+    /// Set an experiment's priority (higher is announced first).
+    Priority(commands::ops::PriorityArgs),
+    /// One job in full: state, attempts, worker, timings, error, inputs, dependents, spec.
+    Job(commands::ops::JobArgs),
     /// Run the scheduler: announce ready jobs on Redis, recover lost ones.
     Serve(commands::farm::ServeArgs),
     /// Run a stateless worker that pulls and runs jobs.
@@ -86,7 +96,12 @@ pub fn main<M: Models>() -> ExitCode {
         Command::Bench(a) if a.which.needs_models() => M::bench(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Submit(a) => commands::farm::submit(a),
-        Command::Status(a) => commands::farm::status(a),
+        Command::Status(a) => commands::ops::status(a),
+        Command::List(a) => commands::ops::list(a),
+        Command::Retry(a) => commands::ops::retry(a),
+        Command::Cancel(a) => commands::ops::cancel(a),
+        Command::Priority(a) => commands::ops::priority(a),
+        Command::Job(a) => commands::ops::job(a),
         Command::Serve(a) => commands::farm::serve(a),
         Command::Worker(a) => M::worker(a),
         Command::Report(a) => commands::report::run(a),
