@@ -10,7 +10,11 @@ use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::limits::MAX_BODY_BYTES;
+/// Largest request body accepted, in bytes (413 beyond: the
+/// `RequestBodyLimitLayer` refuses a larger `Content-Length` before any
+/// handler runs, and cuts a streamed body at this size). Here, where the
+/// 413's message is written; `limits` re-exports it with the other bounds.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
 pub struct ApiError(pub StatusCode, pub String);
 

@@ -7,11 +7,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
-
-/// Largest request body accepted, in bytes (413 beyond: the
-/// `RequestBodyLimitLayer` refuses a larger `Content-Length` before any
-/// handler runs, and cuts a streamed body at this size).
-pub const MAX_BODY_BYTES: usize = 16 * 1024;
+/// Largest request body accepted (defined beside the 413's message).
+pub use super::error::MAX_BODY_BYTES;
 
 /// Longest request target (path and query), in bytes (414 beyond).
 pub const MAX_URI_BYTES: usize = 2048;

@@ -22,8 +22,7 @@ use schema::reports::{Cell, Filter, Report, Table};
 use serde::Serialize;
 
 use super::fixture::Value;
-use super::render::num;
-use super::verdict::{judge, Ours, Summary, Verdict, OUTSIDE};
+use super::verdict::{judge, num, Ours, Summary, Verdict, OUTSIDE};
 use crate::report::{csv_field, Format};
 
 /// The name `--against` knows it by.

@@ -7,9 +7,8 @@ use serde::Serialize;
 
 use super::fixture::{Config, Published, Value};
 use super::mapping;
-use super::render::num;
 use super::runs::{self, Checkpoint, Runs, Stat};
-use super::verdict::{judge, Ours, Summary, Verdict};
+use super::verdict::{judge, num, Ours, Summary, Verdict};
 
 /// One published cell beside ours.
 #[derive(Debug, Clone, Serialize)]

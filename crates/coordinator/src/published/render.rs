@@ -2,17 +2,13 @@
 
 use std::fmt::Write as _;
 
-use schema::reports::{Cell, Table};
+use schema::reports::Table;
 
 use super::fixture::Config;
 use super::mapping;
 use super::matching::{Compared, Comparison, RunCompared, RunsComparison};
-use super::verdict::{Ours, Verdict, OUTSIDE};
+use super::verdict::{num, Ours, Verdict, OUTSIDE};
 use crate::report::{csv_field, Format};
-
-pub(crate) fn num(v: f64) -> String {
-    Cell::Num(Some(v)).text()
-}
 
 /// Ours as "mean ± std" (over our seeds), or "—" for none.
 pub(crate) fn ours_text(o: &Option<Ours>) -> String {

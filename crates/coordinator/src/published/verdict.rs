@@ -1,9 +1,15 @@
 //! The verdict arithmetic: ours against their mean and std, and the tallies.
 
+use schema::reports::Cell;
 use serde::Serialize;
 
 use super::fixture::Value;
-use super::render::num;
+
+/// A number as our reports print it (render, matching and the likely
+/// comparison write theirs and ours the same way).
+pub(crate) fn num(v: f64) -> String {
+    Cell::Num(Some(v)).text()
+}
 
 /// Ours for one published cell.
 #[derive(Debug, Clone, PartialEq, Serialize)]
