@@ -7,12 +7,15 @@
 //! - [`state`]: [`State`], a fixed 32-byte array (plus length and a cached
 //!   byte), `Copy`, every domain's goal the identity;
 //! - [`domain`]: the [`Domain`] trait (operators, in-place apply returning
-//!   the reverse operator); [`tiles`], [`pancake`], [`blocks`] implement it;
+//!   the reverse operator); [`tiles`], [`pancake`], [`blocks`] implement it,
+//!   each with its PDB builder;
+//! - [`family`]: what a family implements beyond it ([`family::Registered`]:
+//!   PDBs and heuristics by name; its `FAMILY`) and [`DynDomain`];
 //! - [`heuristic`]: the [`Heuristic`] trait searches take (incremental
 //!   updates per move);
 //! - [`search`]: IDA* (the paper's), A*, breadth-first distances;
 //! - [`walk`]: seeded random walks from the goal without immediate reversal;
-//! - [`pdb`]: pattern databases (builders, artifact bytes, store, lookups,
+//! - [`pdb`]: pattern databases (artifact bytes, store, lookups,
 //!   named pattern sets);
 //! - [`registry`]: domains by name behind [`DynDomain`], for the command line;
 //! - [`instances`]: benchmark sets (Korf's 100); [`bench`] solves one and
@@ -22,7 +25,9 @@
 
 pub mod bench;
 pub mod blocks;
+mod board;
 pub mod domain;
+pub mod family;
 mod fxhash;
 pub mod heuristic;
 pub mod instances;

@@ -6,13 +6,13 @@
 use std::sync::Arc;
 
 use super::artifact::{Abstraction, Pdb};
-use super::blocks;
 use super::rank::PartialPerm;
+use super::shape;
 use super::UNREACHED;
+use crate::board::SlidingTile;
 use crate::domain::Domain;
 use crate::heuristic::Heuristic;
 use crate::state::{State, MAX_CELLS};
-use crate::tiles::SlidingTile;
 
 /// One PDB, ready to look up.
 #[derive(Debug, Clone)]
@@ -37,7 +37,7 @@ impl Lookup {
             }
             // Every abstract state is reachable from the goal; a missing key
             // could only come from a foreign table: 0 keeps h admissible.
-            Abstraction::BlocksShape => self.pdb.sparse_get(blocks::key(s, &self.pattern)).unwrap_or(0),
+            Abstraction::BlocksShape => self.pdb.sparse_get(shape::key(s, &self.pattern)).unwrap_or(0),
         };
         // Unreached entries belong to states that cannot reach the goal.
         if v == UNREACHED {
@@ -46,6 +46,24 @@ impl Lookup {
             v as u32
         }
     }
+}
+
+/// The number of cells of a dense PDB's domain, read off its table: one
+/// entry per placement of the `k` pattern tiles or pancakes on n cells,
+/// n!/(n-k)! of them, which grows with n, so one n fits. (The domain's name
+/// would say it too, but opening it by name is the registry's, which knows
+/// the families, which build PDBs.) 0 where none fits, as for a name no
+/// family knows.
+fn cells_of_dense(pdb: &Pdb, k: usize) -> usize {
+    let entries = pdb.dense().len() as u64;
+    for n in k..=MAX_CELLS {
+        match (0..k as u64).try_fold(1u64, |p, i| p.checked_mul(n as u64 - i)) {
+            Some(size) if size == entries => return n,
+            Some(size) if size < entries => {}
+            _ => break,
+        }
+    }
+    0
 }
 
 /// How [`PdbHeuristic`] combines values: see the module docs.
@@ -74,13 +92,14 @@ impl PdbHeuristic {
             .map(|g| {
                 g.into_iter()
                     .map(|pdb| {
+                        let k = pdb.spec.pattern.len();
                         let n = match pdb.spec.abstraction {
                             Abstraction::BlocksShape => 0,
-                            _ => crate::registry::cells_of(&pdb.spec.domain).unwrap_or(0),
+                            _ => cells_of_dense(&pdb, k),
                         };
                         Lookup {
                             pattern: pdb.spec.pattern.clone(),
-                            pp: PartialPerm::new(n.max(pdb.spec.pattern.len()), pdb.spec.pattern.len()),
+                            pp: PartialPerm::new(n.max(k), k),
                             abstraction: pdb.spec.abstraction,
                             pdb,
                         }

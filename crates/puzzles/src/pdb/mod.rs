@@ -2,14 +2,16 @@
 //! abstract space, stored as content-keyed artifacts, looked up by perfect
 //! hashing.
 //!
+//! Each family builds its own PDBs beside its domain (`tiles::pdb`: sliding
+//! tiles, additive, Korf & Felner's 0-1 BFS over (pattern tiles' cells,
+//! blank's region), the entry the minimum over the blank; `pancake::pdb`:
+//! location-based, additive, as the paper's code defines them;
+//! `blocks::pdb`: the paper's blocksworld abstraction, unit costs, combined
+//! by max). What is here knows no family:
+//!
 //! - [`rank`]: ranking of partial permutations (the perfect hash).
-//! - [`tiles`]: sliding tiles, additive (Korf & Felner): 0-1 BFS over
-//!   (pattern tiles' cells, blank's region), the entry the minimum over the
-//!   blank.
-//! - [`pancake`]: location-based pancake PDBs, additive, as the paper's code
-//!   defines them (0-1 BFS).
-//! - [`blocks`]: the paper's blocksworld abstraction (stack shapes and
-//!   pattern blocks' places), unit costs, combined by max.
+//! - [`shape`]: the key of the blocksworld abstraction (stack shapes and
+//!   pattern blocks' places), for lookups and the builder.
 //! - [`artifact`]: [`Pdb`] as bytes with a header and checksum, its key, and
 //!   [`load_or_build`] through a [`PdbStore`].
 //! - [`lookup`]: PDBs as heuristics: sums within a disjoint set, max across
@@ -17,12 +19,10 @@
 //! - [`sets`]: the named pattern sets (Korf & Felner's, the paper's).
 
 pub mod artifact;
-pub mod blocks;
 pub mod lookup;
-pub mod pancake;
 pub mod rank;
 pub mod sets;
-pub mod tiles;
+pub mod shape;
 
 pub use artifact::{load_or_build, Abstraction, DirStore, MemStore, Pdb, PdbSpec, PdbStore, Provenance, Table};
 pub use lookup::{Combine, PdbHeuristic};

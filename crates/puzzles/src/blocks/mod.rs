@@ -13,10 +13,14 @@
 //! We prune the reverse move, as in the other domains: equal plans and
 //! costs, fewer generated nodes.
 
+pub mod pdb;
+
 use crate::domain::Domain;
+use crate::family::{
+    boxed, is_pdb, pdb_heuristic, unknown_heuristic, FamilyInfo, HeuristicVisitor, PdbSource, Registered,
+};
 use crate::heuristic::{Heuristic, Zero};
 use crate::pdb::artifact::{Abstraction, Table};
-use crate::registry::{is_pdb, pdb_heuristic, unknown_heuristic, FamilyInfo, HeuristicVisitor, PdbSource, Registered};
 use crate::state::{State, MAX_CELLS};
 use crate::PuzzleError;
 
@@ -35,7 +39,7 @@ pub static FAMILY: FamilyInfo = FamilyInfo {
     // 15-blocksworld, 1000-move walks: the paper's twelve PDBs in seconds;
     // misplaced blocks not within 4 minutes.
     optimal_heuristic: "pdb",
-    open: |name| Blocksworld::from_name(name).map(crate::registry::boxed),
+    open: |name| Blocksworld::from_name(name).map(boxed),
 };
 
 /// An n-block blocksworld.
@@ -197,11 +201,11 @@ impl Registered for Blocksworld {
     const ABSTRACTION: Abstraction = Abstraction::BlocksShape;
 
     fn check_pdb_pattern(&self, pattern: &[u8]) -> Result<(), PuzzleError> {
-        crate::pdb::blocks::check_pattern(self, pattern)
+        pdb::check_pattern(self, pattern)
     }
 
     fn build_pdb_table(&self, pattern: &[u8], _threads: usize) -> Result<Table, PuzzleError> {
-        let (keys, values) = crate::pdb::blocks::build(self, pattern)?;
+        let (keys, values) = pdb::build(self, pattern)?;
         Ok(Table::Sparse { keys, values })
     }
 

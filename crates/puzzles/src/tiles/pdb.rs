@@ -33,10 +33,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::thread;
 
-use super::rank::{select, PartialPerm};
-use super::UNREACHED;
+use super::SlidingTile;
 use crate::domain::Domain;
-use crate::tiles::SlidingTile;
+use crate::pdb::rank::{select, PartialPerm};
+use crate::pdb::UNREACHED;
 use crate::PuzzleError;
 
 /// Checks a pattern: tiles 1..n, distinct, at least one.

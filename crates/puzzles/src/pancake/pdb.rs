@@ -19,10 +19,10 @@
 
 use std::collections::VecDeque;
 
-use super::rank::PartialPerm;
-use super::UNREACHED;
+use super::Pancake;
 use crate::domain::Domain;
-use crate::pancake::Pancake;
+use crate::pdb::rank::PartialPerm;
+use crate::pdb::UNREACHED;
 use crate::PuzzleError;
 
 /// Checks a pattern: pancakes 0..n, distinct, at least one.

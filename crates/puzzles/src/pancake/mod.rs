@@ -7,10 +7,14 @@
 
 use std::ops::Range;
 
+pub mod pdb;
+
 use crate::domain::Domain;
+use crate::family::{
+    boxed, is_pdb, pdb_heuristic, unknown_heuristic, FamilyInfo, HeuristicVisitor, PdbSource, Registered,
+};
 use crate::heuristic::{Heuristic, Zero};
 use crate::pdb::artifact::{Abstraction, Table};
-use crate::registry::{is_pdb, pdb_heuristic, unknown_heuristic, FamilyInfo, HeuristicVisitor, PdbSource, Registered};
 use crate::state::{check_permutation, State, MAX_CELLS};
 use crate::PuzzleError;
 
@@ -28,7 +32,7 @@ pub static FAMILY: FamilyInfo = FamilyInfo {
     // 24-pancake, 1000-move walks: the gap heuristic solves them in well
     // under a millisecond; IDA* with the paper's PDBs did not within 5 minutes.
     optimal_heuristic: "gap",
-    open: |name| Pancake::from_name(name).map(crate::registry::boxed),
+    open: |name| Pancake::from_name(name).map(boxed),
 };
 
 /// An n-pancake puzzle.
@@ -107,11 +111,11 @@ impl Registered for Pancake {
     const ABSTRACTION: Abstraction = Abstraction::PancakeLocation;
 
     fn check_pdb_pattern(&self, pattern: &[u8]) -> Result<(), PuzzleError> {
-        crate::pdb::pancake::check_pattern(self, pattern)
+        pdb::check_pattern(self, pattern)
     }
 
     fn build_pdb_table(&self, pattern: &[u8], _threads: usize) -> Result<Table, PuzzleError> {
-        Ok(Table::Dense(crate::pdb::pancake::build(self, pattern)?))
+        Ok(Table::Dense(pdb::build(self, pattern)?))
     }
 
     fn visit_heuristic<V: HeuristicVisitor<Self>>(
