@@ -1,8 +1,8 @@
 //! What a puzzle family implements and the helpers it uses, apart from
-//! the list of families ([`crate::registry`]) so that the families and the
-//! PDB code depend on it and it on neither: [`FamilyInfo`] (each family's
-//! `FAMILY`), [`Registered`] (its PDBs and its heuristics by name, which
-//! [`pdb_heuristic`] serves),
+//! the list of families ([`crate::registry`]): the families depend on it,
+//! and it names no family (only the sliding-tile board, which reflections
+//! use). [`FamilyInfo`] (each family's `FAMILY`), [`Registered`] (its PDBs
+//! and its heuristics by name, which [`pdb_heuristic`] serves),
 //! [`PdbSource`] and [`PdbCache`] (where PDBs come from), and [`DynDomain`]
 //! with [`Dyn`], which turns any `Registered` domain into an object-safe
 //! one, so the dynamic layer is written once (and the two traits' method
