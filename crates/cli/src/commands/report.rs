@@ -2,7 +2,9 @@
 //! tables (and Figure 2) out of PostgreSQL's report views; with `--against
 //! ijcai24`, beside the published ones, cell by cell; with `--against
 //! pddlsl-runs`, beside the authors' per-run results (mean ± std over their
-//! seeds), each of their checkpoints beside ours of the same kind.
+//! seeds), each of their checkpoints beside ours of the same kind; with
+//! `--against marom-rosman`, a `[[likely]]` experiment's suboptimality and
+//! efficiency beside the supplement's Tables 7-12.
 
 use std::process::ExitCode;
 
@@ -37,7 +39,8 @@ pub struct Args {
     pub residual: Option<String>,
     /// Beside the published tables, cell by cell: a name (ijcai24) or the path of a
     /// fixture of that form (reports/published/); or pddlsl-runs, the authors' per-run
-    /// accuracy (IBM/pddlsl results_training*.ods), per split, checkpoint and metric.
+    /// accuracy (IBM/pddlsl results_training*.ods), per split, checkpoint and metric;
+    /// or marom-rosman, the supplement's Tables 7-12 (--table suboptimality|efficiency).
     /// Prints ours, theirs, z = (ours - theirs) / their std and a mark where ours is
     /// outside their mean ± 2 std.
     #[arg(long, value_name = "NAME|PATH")]
@@ -68,7 +71,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         None => None,
         Some(name) => {
             if table == Table::Curves {
-                bail!("--against compares --table accuracy or planning");
+                bail!("--against compares --table accuracy, planning, suboptimality or efficiency");
             }
             if !matches!(format, Format::Md | Format::Csv | Format::Json) {
                 bail!("--against prints --format md, csv or json");
