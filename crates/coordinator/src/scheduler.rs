@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use jobs::Resource;
+use jobs::spec::Lane;
 use queue::Queue;
 use schema::lifecycle::{self, Ready};
 use schema::PgPool;
@@ -30,27 +30,26 @@ impl Default for SchedulerConfig {
 
 async fn announce(queue: &Queue, ready: Vec<Ready>) -> Result<usize, String> {
     let n = ready.len();
-    let mut by_class: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut by_lane: BTreeMap<Lane, Vec<String>> = BTreeMap::new();
     for r in ready {
-        by_class.entry(r.resource).or_default().push(r.key);
+        by_lane.entry(r.lane).or_default().push(r.key);
     }
-    for (class, keys) in by_class {
-        queue.push(&class, &keys).await.map_err(redis)?;
+    for (lane, keys) in by_lane {
+        queue.push(lane.as_str(), &keys).await.map_err(redis)?;
     }
     Ok(n)
 }
 
-/// Resource classes whose Redis list holds fewer keys than they have queued
-/// jobs: Redis lost some (flushed, restarted). Only those are re-announced;
-/// a list as long as the backlog is just waiting for workers, and pushing
-/// it again would only grow it (and mislead autoscalers reading its length).
-async fn classes_missing_keys(pool: &PgPool, queue: &Queue) -> Result<Vec<&'static str>, String> {
+/// Lanes whose Redis list holds fewer keys than they have queued jobs:
+/// Redis lost some (flushed, restarted). Only those are re-announced; a
+/// list as long as the backlog is just waiting for workers, and pushing it
+/// again would only grow it (and mislead autoscalers reading its length).
+async fn lanes_missing_keys(pool: &PgPool, queue: &Queue) -> Result<Vec<&'static str>, String> {
     let mut out = vec![];
-    for (class, queued) in lifecycle::queued_by_class(pool).await.map_err(postgres)? {
-        let Some(r) = Resource::ALL.into_iter().find(|r| r.as_str() == class) else { continue };
-        let listed = queue.len(r.as_str()).await.map_err(redis)?;
+    for (lane, queued) in lifecycle::queued_by_lane(pool).await.map_err(postgres)? {
+        let listed = queue.len(lane.as_str()).await.map_err(redis)?;
         if (listed as i64) < queued {
-            out.push(r.as_str());
+            out.push(lane.as_str());
         }
     }
     Ok(out)
@@ -68,9 +67,16 @@ fn redis(e: impl std::fmt::Display) -> String {
 
 /// One pass; returns how many jobs were announced.
 pub async fn pass(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig) -> Result<usize, String> {
+    pass_checking(pool, queue, cfg, true).await
+}
+
+/// A pass that looks for keys Redis lost only if `check_lost`: counting
+/// the queued jobs of every lane reads the whole backlog, and a job is
+/// announced again only after `requeue_after_s` anyway.
+async fn pass_checking(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig, check_lost: bool) -> Result<usize, String> {
     let mut n = 0;
     n += announce(queue, lifecycle::requeue_expired(pool).await.map_err(postgres)?).await?;
-    let lost = classes_missing_keys(pool, queue).await?;
+    let lost = if check_lost { lanes_missing_keys(pool, queue).await? } else { vec![] };
     if !lost.is_empty() {
         let stale = lifecycle::stale_queued(pool, cfg.requeue_after_s, &lost).await.map_err(postgres)?;
         n += announce(queue, stale).await?;
@@ -84,9 +90,16 @@ pub async fn pass(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig) -> Result
 /// and its log says once that it lost one and once that it is back.
 pub async fn run_scheduler(pool: PgPool, queue: Queue, cfg: SchedulerConfig, mut stop: watch::Receiver<bool>) {
     let mut outage = outage::Outage::new("scheduler");
+    // Lost keys are looked for a few times per re-announcement delay.
+    let check_every = Duration::from_secs_f64((cfg.requeue_after_s / 4.0).clamp(0.0, 5.0));
+    let mut checked: Option<tokio::time::Instant> = None;
     while !*stop.borrow() {
-        let wait = match pass(&pool, &queue, &cfg).await {
+        let check_lost = checked.is_none_or(|t| t.elapsed() >= check_every);
+        let wait = match pass_checking(&pool, &queue, &cfg, check_lost).await {
             Ok(_) => {
+                if check_lost {
+                    checked = Some(tokio::time::Instant::now());
+                }
                 outage.ok();
                 cfg.tick
             }

@@ -29,6 +29,71 @@ impl Resource {
     }
 }
 
+/// The Redis list a queued job waits on (`{prefix}:queue:{lane}`), and so
+/// which workers may take it. A job's [`Resource`] says what it needs (and
+/// what the cost model charges); its lane adds whether that need is strict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lane {
+    /// CPU-class jobs: every worker without CUDA may take them.
+    Cpu,
+    /// Jobs that need a GPU-class worker: training (on a farm without CUDA,
+    /// the GPU-class workers are the ones its operator set aside for it).
+    Gpu,
+    /// Jobs of a CPU kind that run faster on a GPU: learned plan jobs of the
+    /// relational models. CUDA workers take them; every other worker too,
+    /// while no live worker has CUDA, so that on a CPU-only farm they never
+    /// wait for the one worker that also trains.
+    GpuPreferred,
+}
+
+impl Lane {
+    pub const ALL: [Lane; 3] = [Lane::Cpu, Lane::Gpu, Lane::GpuPreferred];
+
+    /// The list's name under the prefix.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lane::Cpu => "cpu",
+            Lane::Gpu => "gpu",
+            Lane::GpuPreferred => "gpu-preferred",
+        }
+    }
+
+    /// The lane of a job of `kind` placed on `resource` (`JobSpec::resource`,
+    /// as stored in the jobs table): a job placed on the GPU although its
+    /// kind runs on a CPU only prefers the GPU.
+    pub fn of(kind: JobKind, resource: Resource) -> Lane {
+        match (resource, kind.describe().resource) {
+            (Resource::Cpu, _) => Lane::Cpu,
+            (Resource::Gpu, Resource::Cpu) => Lane::GpuPreferred,
+            (Resource::Gpu, Resource::Gpu) => Lane::Gpu,
+        }
+    }
+
+    /// The lanes a worker of `class` pops, in order of preference. `cuda`:
+    /// this worker's network runs on CUDA (only a GPU-class worker's counts);
+    /// `cuda_alive`: some live worker advertises CUDA. A worker without CUDA
+    /// computes on its CPU whatever its class, so it serves its own class
+    /// first and then whatever a CPU may run; a CUDA worker keeps its GPU
+    /// for GPU work.
+    pub fn served(class: Resource, cuda: bool, cuda_alive: bool) -> Vec<Lane> {
+        let fallback = !cuda_alive;
+        match class {
+            Resource::Gpu if cuda => vec![Lane::Gpu, Lane::GpuPreferred],
+            Resource::Gpu if fallback => vec![Lane::Gpu, Lane::GpuPreferred, Lane::Cpu],
+            Resource::Gpu => vec![Lane::Gpu, Lane::Cpu],
+            Resource::Cpu if fallback => vec![Lane::Cpu, Lane::GpuPreferred],
+            Resource::Cpu => vec![Lane::Cpu],
+        }
+    }
+}
+
+impl std::str::FromStr for Resource {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Resource, String> {
+        Resource::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| format!("unknown resource class `{s}`"))
+    }
+}
+
 /// How a plan job computes its heuristic.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "source", rename_all = "snake_case")]
@@ -370,13 +435,19 @@ impl JobSpec {
         }
     }
 
-    /// The queue this job goes to: its kind's, except that a plan job
-    /// with a learned heuristic goes where its model evaluates best.
+    /// The resource class this job goes to: its kind's, except that a plan
+    /// job with a learned heuristic goes where its model evaluates best.
     pub fn resource(&self) -> Resource {
         match self {
             JobSpec::Plan { heuristic: PlanHeuristic::Learned { model: Some(model), .. }, .. } => model.plans_on(),
             _ => self.kind().describe().resource,
         }
+    }
+
+    /// The Redis list it waits on: a relational model's learned plan job
+    /// prefers a GPU but runs anywhere ([`Lane::GpuPreferred`]).
+    pub fn lane(&self) -> Lane {
+        Lane::of(self.kind(), self.resource())
     }
 }
 
@@ -407,6 +478,30 @@ pub fn generator_seed(split: crate::grid::Split, seed: u64, attempt: u32) -> u64
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Training needs a GPU-class worker; a relational model's learned plan
+    /// job prefers one; workers without CUDA take those while no CUDA
+    /// worker is alive, and a CUDA worker keeps to GPU work.
+    #[test]
+    fn lanes_route_gpu_preferring_jobs_to_whoever_is_free_without_cuda() {
+        assert_eq!(Lane::of(JobKind::Train, Resource::Gpu), Lane::Gpu);
+        assert_eq!(Lane::of(JobKind::Plan, Resource::Gpu), Lane::GpuPreferred);
+        assert_eq!(Lane::of(JobKind::Plan, Resource::Cpu), Lane::Cpu);
+        assert_eq!(Lane::served(Resource::Gpu, true, true), [Lane::Gpu, Lane::GpuPreferred]);
+        assert_eq!(Lane::served(Resource::Cpu, false, true), [Lane::Cpu]);
+        assert_eq!(Lane::served(Resource::Cpu, false, false), [Lane::Cpu, Lane::GpuPreferred]);
+        assert_eq!(Lane::served(Resource::Gpu, false, false), [Lane::Gpu, Lane::GpuPreferred, Lane::Cpu]);
+        assert_eq!(Lane::served(Resource::Gpu, false, true), [Lane::Gpu, Lane::Cpu]);
+        for kind in JobKind::ALL {
+            for resource in Resource::ALL {
+                let lane = Lane::of(kind, resource);
+                // Whatever the farm, some worker serves every lane.
+                assert!(Lane::served(Resource::Gpu, true, true).contains(&lane) || lane == Lane::Cpu);
+                assert!(Lane::served(Resource::Gpu, false, false).contains(&lane));
+                assert_eq!(resource.as_str().parse::<Resource>(), Ok(resource));
+            }
+        }
+    }
 
     /// Stored specs (the database, the queue) read back as they were
     /// written; bounds and residuals are checked against the registry.

@@ -2,6 +2,8 @@
 //! "Dispatch design"). Every transition names the state it comes from, so a
 //! duplicate delivery, a late worker or a racing scheduler changes nothing.
 
+use jobs::spec::Lane;
+use jobs::{JobKind, Resource};
 use sqlx::{PgConnection, PgPool};
 
 use crate::{DbError, JobStatus, Transaction};
@@ -16,11 +18,43 @@ pub struct Claimed {
     pub inputs: Vec<String>,
 }
 
-/// A job to (re)announce on its Redis queue.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+/// A job to (re)announce on its Redis queue: its lane's list.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ready {
     pub key: String,
+    /// Its resource class, as stored.
     pub resource: String,
+    pub lane: Lane,
+}
+
+/// The lane of a stored job (`jobs::spec::Lane::of`); a kind this build
+/// does not know goes by its class.
+fn lane_of(kind: &str, resource: &str) -> Lane {
+    match (kind.parse::<JobKind>(), resource.parse::<Resource>()) {
+        (Ok(k), Ok(r)) => Lane::of(k, r),
+        _ if resource == "gpu" => Lane::Gpu,
+        _ => Lane::Cpu,
+    }
+}
+
+/// Rows of (key, resource, kind) as jobs to announce.
+fn ready(rows: Vec<(String, String, String)>) -> Vec<Ready> {
+    rows.into_iter().map(|(key, resource, kind)| Ready { lane: lane_of(&kind, &resource), key, resource }).collect()
+}
+
+/// The (resource, kind) pairs whose jobs wait on `lanes`, as two arrays
+/// for SQL: lanes are computed from the vocabulary, not stored.
+fn lane_pairs(lanes: &[&str]) -> (Vec<&'static str>, Vec<&'static str>) {
+    let mut out = (vec![], vec![]);
+    for kind in JobKind::ALL {
+        for resource in Resource::ALL {
+            if lanes.contains(&Lane::of(kind, resource).as_str()) {
+                out.0.push(resource.as_str());
+                out.1.push(kind.as_str());
+            }
+        }
+    }
+    out
 }
 
 /// A required input without a result: skipped, or a slot left without an
@@ -72,11 +106,12 @@ pub async fn promote_ready(pool: &PgPool, limit: i64) -> Result<Vec<Ready>, DbEr
              ORDER BY j.created_at
              LIMIT $1
              FOR UPDATE SKIP LOCKED)
-         RETURNING key, resource"
+         RETURNING key, resource, kind"
     ))
     .bind(limit)
     .fetch_all(pool)
-    .await?)
+    .await
+    .map(ready)?)
 }
 
 /// Takes a queued job for `worker` with a lease; None if it is not queued
@@ -99,6 +134,80 @@ pub async fn claim(pool: &PgPool, key: &str, worker: &str, lease_s: f64) -> Resu
         .fetch_all(pool)
         .await?;
     Ok(Some(Claimed { key: key.to_string(), spec, attempts, inputs: inputs.into_iter().map(|(k,)| k).collect() }))
+}
+
+/// Takes the queued jobs among `wanted` (key, worker slot) for their slots,
+/// with a lease, in one statement: a worker with several free slots claims
+/// what it popped in one round trip. Returns the jobs claimed, each with
+/// its slot; the others were not queued (taken, finished, cancelled: stale
+/// hints). Rows are locked in key order, so claims that overlap never deadlock.
+pub async fn claim_many(
+    conn: &mut PgConnection,
+    wanted: &[(String, String)],
+    lease_s: f64,
+) -> Result<Vec<(String, Claimed)>, DbError> {
+    if wanted.is_empty() {
+        return Ok(vec![]);
+    }
+    let (keys, workers): (Vec<&str>, Vec<&str>) = wanted.iter().map(|(k, w)| (k.as_str(), w.as_str())).unzip();
+    let rows: Vec<(String, String, serde_json::Value, i32, Vec<String>)> = sqlx::query_as(
+        "WITH w AS (SELECT DISTINCT ON (key) key, worker FROM unnest($1::text[], $2::text[]) AS w(key, worker)),
+              c AS (SELECT j.key, w.worker FROM jobs j JOIN w ON w.key = j.key
+                    WHERE j.status = 'queued' ORDER BY j.key FOR UPDATE OF j)
+         UPDATE jobs SET status = 'running', worker = c.worker, attempts = jobs.attempts + 1, started_at = now(),
+                lease_expires_at = now() + make_interval(secs => $3)
+         FROM c WHERE jobs.key = c.key
+         RETURNING jobs.key, c.worker, jobs.spec, jobs.attempts,
+                   ARRAY(SELECT i.input FROM job_inputs i WHERE i.job = jobs.key ORDER BY i.position)",
+    )
+    .bind(keys)
+    .bind(workers)
+    .bind(lease_s)
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(key, worker, spec, attempts, inputs)| (worker, Claimed { key, spec, attempts, inputs }))
+        .collect())
+}
+
+/// A worker's connection for [`claim_many`], kept between claims (no
+/// pool round trip per claim) and committing asynchronously: a claim lost
+/// in a server crash only puts its job back to `queued`, and the worker's
+/// completion of it is then refused (`finish` needs it `running` and the
+/// slot's), so the job runs again and keeps one result. Completions, which
+/// carry results, stay synchronous.
+pub struct Claimer {
+    pool: PgPool,
+    conn: Option<sqlx::pool::PoolConnection<sqlx::Postgres>>,
+}
+
+impl Claimer {
+    pub fn new(pool: &PgPool) -> Claimer {
+        Claimer { pool: pool.clone(), conn: None }
+    }
+
+    /// [`claim_many`] on the kept connection (made anew after an error).
+    pub async fn claim(
+        &mut self,
+        wanted: &[(String, String)],
+        lease_s: f64,
+    ) -> Result<Vec<(String, Claimed)>, DbError> {
+        if wanted.is_empty() {
+            return Ok(vec![]);
+        }
+        if self.conn.is_none() {
+            let mut conn = self.pool.acquire().await?;
+            sqlx::Executor::execute(&mut *conn, "SET synchronous_commit TO off").await?;
+            self.conn = Some(conn);
+        }
+        let conn = self.conn.as_mut().expect("connected above");
+        let r = claim_many(conn, wanted, lease_s).await;
+        if r.is_err() {
+            self.conn = None;
+        }
+        r
+    }
 }
 
 /// Which queued jobs may run together with one a worker has claimed.
@@ -209,6 +318,33 @@ pub async fn heartbeat(pool: &PgPool, key: &str, worker: &str, lease_s: f64) -> 
     Ok(n == 1)
 }
 
+/// Extends the leases of all of a worker's jobs, `held` (key, worker slot),
+/// in one statement. Returns the keys no longer held (cancelled,
+/// reassigned, finished): their work should stop. A row another
+/// transaction holds locked (a completion about to commit) is skipped this
+/// time, neither renewed nor reported.
+pub async fn heartbeat_many(pool: &PgPool, held: &[(String, String)], lease_s: f64) -> Result<Vec<String>, DbError> {
+    if held.is_empty() {
+        return Ok(vec![]);
+    }
+    let (keys, workers): (Vec<&str>, Vec<&str>) = held.iter().map(|(k, w)| (k.as_str(), w.as_str())).unzip();
+    let lost: Vec<(String,)> = sqlx::query_as(
+        "WITH h AS (SELECT * FROM unnest($1::text[], $2::text[]) AS h(key, worker)),
+              mine AS (SELECT j.key FROM jobs j JOIN h ON h.key = j.key AND h.worker = j.worker
+                       WHERE j.status = 'running' ORDER BY j.key FOR UPDATE OF j SKIP LOCKED),
+              renewed AS (UPDATE jobs SET lease_expires_at = now() + make_interval(secs => $3)
+                          FROM mine WHERE jobs.key = mine.key RETURNING jobs.key)
+         SELECT h.key FROM h
+         WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.key = h.key AND j.worker = h.worker AND j.status = 'running')",
+    )
+    .bind(keys)
+    .bind(workers)
+    .bind(lease_s)
+    .fetch_all(pool)
+    .await?;
+    Ok(lost.into_iter().map(|(k,)| k).collect())
+}
+
 /// Marks the job succeeded inside the caller's transaction (which also wrote
 /// its results). False if the job is no longer ours: roll the results back.
 pub async fn finish(tx: &mut PgConnection, key: &str, worker: &str) -> Result<bool, DbError> {
@@ -241,6 +377,94 @@ pub async fn complete(mut tx: Transaction, key: &str, worker: &str) -> Result<bo
         tx.rollback().await?;
         Ok(false)
     }
+}
+
+/// Group commit: the results and completions of several jobs in one
+/// transaction (one commit, one WAL flush, for many short jobs), each
+/// job's part in the savepoint `job`, so that a job whose writes fail or
+/// that is no longer its worker's is undone alone. Between parts the
+/// savepoint is open and empty: a part that writes nothing costs no round
+/// trip (its completion joins [`finish_many`] at the commit).
+///
+/// Starts a group transaction: a connection, `BEGIN` and the first
+/// savepoint, in one round trip.
+pub async fn group_begin(pool: &PgPool) -> Result<Transaction, DbError> {
+    Ok(pool.begin_with("BEGIN; SAVEPOINT job").await?)
+}
+
+/// Ends the part of a group transaction that wrote, keeping its writes
+/// (`keep`) or rolling them back (also after an error), and leaves an
+/// empty savepoint for the next part: one round trip.
+pub async fn part_close(tx: &mut PgConnection, keep: bool) -> Result<(), DbError> {
+    let sql = if keep { "RELEASE SAVEPOINT job; SAVEPOINT job" } else { "ROLLBACK TO SAVEPOINT job" };
+    sqlx::Executor::execute(&mut *tx, sql).await?;
+    Ok(())
+}
+
+/// Marks succeeded, in a group transaction, those of `done` (key, worker
+/// slot) still held by their slots (jobs that wrote no results: a no-op),
+/// in one statement; returns the keys it marked.
+pub async fn finish_many(tx: &mut PgConnection, done: &[(String, String)]) -> Result<Vec<String>, DbError> {
+    if done.is_empty() {
+        return Ok(vec![]);
+    }
+    let (keys, workers): (Vec<&str>, Vec<&str>) = done.iter().map(|(k, w)| (k.as_str(), w.as_str())).unzip();
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "UPDATE jobs SET status = 'succeeded', finished_at = now(), lease_expires_at = NULL, last_error = NULL
+         FROM unnest($1::text[], $2::text[]) AS d(key, worker)
+         WHERE jobs.key = d.key AND jobs.worker = d.worker AND jobs.status = 'running'
+         RETURNING jobs.key",
+    )
+    .bind(keys)
+    .bind(workers)
+    .fetch_all(&mut *tx)
+    .await?;
+    Ok(rows.into_iter().map(|(k,)| k).collect())
+}
+
+/// What each job of a group transaction whose commit failed with `e`
+/// gets: an error of the same kind (an outage stays an outage, so that
+/// its worker hands the job back instead of failing it).
+pub fn group_commit_failed(e: &DbError) -> DbError {
+    let what = format!("group commit: {e}");
+    DbError::Query(if e.is_outage() {
+        sqlx::Error::Io(std::io::Error::new(std::io::ErrorKind::ConnectionAborted, what))
+    } else {
+        sqlx::Error::InvalidArgument(what)
+    })
+}
+
+/// Commits a group transaction.
+pub async fn commit(tx: Transaction) -> Result<(), DbError> {
+    Ok(tx.commit().await?)
+}
+
+/// The error of a job whose group commit never reported (its committer
+/// ended with the worker): an outage, so that the job is handed back.
+pub fn group_commit_lost() -> DbError {
+    DbError::Query(sqlx::Error::Io(std::io::Error::new(
+        std::io::ErrorKind::ConnectionAborted,
+        "group commit: the committer ended before the commit",
+    )))
+}
+
+/// Records whether worker `id` (already announced: `workers::seen`) runs
+/// its network on CUDA, and returns whether any live worker does (seen
+/// within `live_after_s`, not stopped). Workers without CUDA take
+/// GPU-preferring jobs only while none does (`jobs::spec::Lane::served`).
+pub async fn advertise_cuda(pool: &PgPool, id: &str, cuda: bool, live_after_s: f64) -> Result<bool, DbError> {
+    let (alive,): (bool,) = sqlx::query_as(
+        "WITH me AS (UPDATE workers SET cuda = $2 WHERE id = $1 AND cuda IS DISTINCT FROM $2)
+         SELECT $2 OR EXISTS (SELECT 1 FROM workers
+                              WHERE cuda AND id <> $1 AND stopped_at IS NULL
+                                AND last_seen > now() - make_interval(secs => $3))",
+    )
+    .bind(id)
+    .bind(cuda)
+    .bind(live_after_s)
+    .fetch_one(pool)
+    .await?;
+    Ok(alive)
 }
 
 /// What became of a failed attempt.
@@ -282,12 +506,13 @@ pub async fn hand_back(pool: &PgPool, key: &str, worker: &str) -> Result<Option<
         "UPDATE jobs SET status = 'queued', queued_at = now(), worker = NULL, lease_expires_at = NULL,
                 attempts = greatest(attempts - 1, 0)
          WHERE key = $1 AND worker = $2 AND status = 'running'
-         RETURNING key, resource",
+         RETURNING key, resource, kind",
     )
     .bind(key)
     .bind(worker)
     .fetch_optional(pool)
-    .await?)
+    .await?
+    .and_then(|row| ready(vec![row]).pop()))
 }
 
 /// Running jobs whose lease ran out (their worker died): queued again, or
@@ -303,34 +528,50 @@ pub async fn requeue_expired(pool: &PgPool) -> Result<Vec<Ready>, DbError> {
     Ok(sqlx::query_as(
         "UPDATE jobs SET status = 'queued', queued_at = now(), worker = NULL, lease_expires_at = NULL
          WHERE status = 'running' AND lease_expires_at < now()
-         RETURNING key, resource",
+         RETURNING key, resource, kind",
     )
     .fetch_all(pool)
-    .await?)
+    .await
+    .map(ready)?)
 }
 
-/// Queued jobs of `classes` nobody claimed for `older_than_s` (Redis lost
-/// them: flushed or restarted): returned to be pushed again. Duplicates in
-/// Redis are harmless to correctness; the scheduler asks only for classes
-/// whose list is shorter than their queued jobs, so that a backlog waiting
-/// on busy workers is not pushed again and again.
-pub async fn stale_queued(pool: &PgPool, older_than_s: f64, classes: &[&str]) -> Result<Vec<Ready>, DbError> {
+/// Queued jobs of `lanes` (`jobs::spec::Lane` names) nobody claimed for
+/// `older_than_s` (Redis lost them: flushed or restarted): returned to be
+/// pushed again. Duplicates in Redis are harmless to correctness; the
+/// scheduler asks only for lanes whose list is shorter than their queued
+/// jobs, so that a backlog waiting on busy workers is not pushed again and again.
+pub async fn stale_queued(pool: &PgPool, older_than_s: f64, lanes: &[&str]) -> Result<Vec<Ready>, DbError> {
+    let (resources, kinds) = lane_pairs(lanes);
     Ok(sqlx::query_as(
         "UPDATE jobs SET queued_at = now()
-         WHERE status = 'queued' AND queued_at < now() - make_interval(secs => $1) AND resource = ANY($2)
-         RETURNING key, resource",
+         WHERE status = 'queued' AND queued_at < now() - make_interval(secs => $1)
+           AND (resource, kind) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+         RETURNING key, resource, kind",
     )
     .bind(older_than_s)
-    .bind(classes)
+    .bind(resources)
+    .bind(kinds)
     .fetch_all(pool)
-    .await?)
+    .await
+    .map(ready)?)
 }
 
-/// Number of queued jobs per resource class.
-pub async fn queued_by_class(pool: &PgPool) -> Result<Vec<(String, i64)>, DbError> {
-    Ok(sqlx::query_as("SELECT resource, count(*) FROM jobs WHERE status = 'queued' GROUP BY resource")
-        .fetch_all(pool)
-        .await?)
+/// Number of queued jobs per lane (those with none left out).
+pub async fn queued_by_lane(pool: &PgPool) -> Result<Vec<(Lane, i64)>, DbError> {
+    let rows: Vec<(String, String, i64)> =
+        sqlx::query_as("SELECT resource, kind, count(*) FROM jobs WHERE status = 'queued' GROUP BY resource, kind")
+            .fetch_all(pool)
+            .await?;
+    let mut out: Vec<(Lane, i64)> = vec![];
+    for (resource, kind, n) in rows {
+        let lane = lane_of(&kind, &resource);
+        match out.iter_mut().find(|(l, _)| *l == lane) {
+            Some((_, total)) => *total += n,
+            None => out.push((lane, n)),
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// Sends a dead, failed or cancelled job back to pending with fresh attempts.

@@ -1,5 +1,11 @@
-//! The worker loop: `concurrency` slots, each popping a key, claiming the
-//! job, running it with a heartbeat, and recording the outcome.
+//! The worker loop: `concurrency` slots fed by one dispatcher, which pops
+//! as many keys as there are free slots in one Redis round trip and claims
+//! them in one statement; one heartbeat renews every held lease in one
+//! statement; short jobs' completions share a commit ([`crate::job::Commits`]).
+//!
+//! Routing: the worker advertises whether its network runs on CUDA, and
+//! pops the lanes `jobs::spec::Lane::served` gives for its class (a worker
+//! without CUDA takes GPU-preferring jobs while no live worker has CUDA).
 //!
 //! Faults: a lost PostgreSQL or Redis is waited out with backoff
 //! ([`outage::Outage`]: one line when it goes, one when it is back); a job
@@ -7,18 +13,22 @@
 //! without counting the attempt, since the job did nothing wrong; a job
 //! that panics fails, and the slot goes on.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use jobs::spec::Lane;
+use jobs::Resource;
 use outage::Outage;
 use queue::Queue;
 use schema::lifecycle::{self, Claimed, Together};
 use schema::{workers, PgPool};
 use tokio::sync::watch;
+use tokio::task::JoinSet;
 
 use crate::isolate::Isolation;
-use crate::job::JobError;
+use crate::job::{Commits, JobError};
 use crate::kinds::execute;
 
 #[derive(Debug, Clone)]
@@ -83,111 +93,270 @@ impl TrainGroups {
     }
 }
 
+/// How often a worker says it is alive (and reads whether a CUDA worker is).
+const PRESENCE: Duration = Duration::from_secs(5);
+/// A worker not seen for this long is not counted as a live CUDA worker.
+const LIVE_AFTER_S: f64 = 15.0;
+
 /// Runs until `stop` turns true, then lets running jobs finish for
-/// `grace_s` and hands back the rest.
+/// `grace_s` and hands back the rest. A GPU-class worker whose network
+/// runs on CUDA (`learner::device`) advertises it.
 pub async fn run_worker(pool: PgPool, queue: Queue, cfg: WorkerConfig, stop: watch::Receiver<bool>) {
-    let cfg = Arc::new(cfg);
-    let presence = {
-        let (pool, cfg, mut stop) = (pool.clone(), cfg.clone(), stop.clone());
-        tokio::spawn(async move {
-            let mut db = Outage::new(format!("worker {}: postgres", cfg.id));
-            loop {
-                match workers::seen(&pool, &cfg.id, &cfg.class, cfg.concurrency as i32).await {
-                    Ok(()) => db.ok(),
-                    Err(e) => _ = db.failed(&e),
-                }
-                tokio::select! {
-                    _ = tokio::time::sleep(Duration::from_secs(5)) => {}
-                    _ = stop.wait_for(|s| *s) => break,
-                }
-            }
-        })
-    };
-    let mut slots = tokio::task::JoinSet::new();
-    for slot in 0..cfg.concurrency.max(1) {
-        let (pool, queue, cfg, stop) = (pool.clone(), queue.clone(), cfg.clone(), stop.clone());
-        slots.spawn(async move { Slot::new(slot, pool, queue, cfg).run(stop).await });
-    }
-    while slots.join_next().await.is_some() {}
-    presence.abort();
-    let _ = workers::stopped(&pool, &cfg.id).await;
+    let cuda = cfg.class == Resource::Gpu.as_str() && learner::device().is_ok_and(|d| d.is_cuda());
+    run_worker_advertising(pool, queue, cfg, cuda, stop).await
 }
 
-/// One job at a time, with this slot's view of the two servers.
-struct Slot {
-    me: String,
+/// [`run_worker`] advertising `cuda` as given (tests make CUDA workers on
+/// machines without one; only a GPU-class worker's counts).
+pub async fn run_worker_advertising(
     pool: PgPool,
     queue: Queue,
-    cfg: Arc<WorkerConfig>,
+    cfg: WorkerConfig,
+    cuda: bool,
+    stop: watch::Receiver<bool>,
+) {
+    let class = if cfg.class == Resource::Gpu.as_str() { Resource::Gpu } else { Resource::Cpu };
+    let cuda = cuda && class == Resource::Gpu;
+    let shared = Arc::new(Shared {
+        commits: Commits::new(pool.clone()),
+        pool,
+        queue,
+        cfg,
+        class,
+        cuda,
+        cuda_alive: AtomicBool::new(true),
+        held: Mutex::default(),
+        committing: Mutex::default(),
+    });
+    // Until a presence says otherwise (the database may be away), the
+    // worker keeps off GPU-preferring jobs.
+    announce(&shared, &mut Outage::new(format!("worker {}: postgres", shared.cfg.id))).await;
+    let presence = tokio::spawn(presence(shared.clone(), stop.clone()));
+    let heartbeat = tokio::spawn(heartbeat(shared.clone()));
+    dispatch(shared.clone(), stop).await;
+    presence.abort();
+    heartbeat.abort();
+    let _ = workers::stopped(&shared.pool, &shared.cfg.id).await;
+}
+
+/// What the dispatcher, the heartbeat and the slots share.
+struct Shared {
+    pool: PgPool,
+    queue: Queue,
+    cfg: WorkerConfig,
+    class: Resource,
+    cuda: bool,
+    /// Whether a live worker advertises CUDA (ours included).
+    cuda_alive: AtomicBool,
+    /// Jobs whose leases this worker holds: key -> (slot, cancel flag).
+    held: Mutex<HashMap<String, (String, Arc<AtomicBool>)>>,
+    /// Group commit of short jobs' completions.
+    commits: Commits,
+    /// Jobs waiting for their completion's commit after their slot went on.
+    committing: Mutex<JoinSet<()>>,
+}
+
+impl Shared {
+    fn hold(&self, key: &str, slot: &str, cancel: Arc<AtomicBool>) {
+        self.held.lock().unwrap().insert(key.to_string(), (slot.to_string(), cancel));
+    }
+
+    fn release(&self, key: &str) {
+        self.held.lock().unwrap().remove(key);
+    }
+
+    /// The lanes to pop now, in order of preference.
+    fn lanes(&self) -> Vec<&'static str> {
+        let alive = self.cuda_alive.load(Ordering::Relaxed);
+        Lane::served(self.class, self.cuda, alive).into_iter().map(Lane::as_str).collect()
+    }
+}
+
+/// Announces the worker every few seconds, with whether it has CUDA, and
+/// learns whether any live worker does (the first time before the worker
+/// pops anything, so that it starts on the right lanes).
+async fn presence(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
+    let mut db = Outage::new(format!("worker {}: postgres", shared.cfg.id));
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(PRESENCE) => {}
+            _ = stop.wait_for(|s| *s) => break,
+        }
+        announce(&shared, &mut db).await;
+    }
+}
+
+async fn announce(shared: &Shared, db: &mut Outage) {
+    let cfg = &shared.cfg;
+    let seen = async {
+        workers::seen(&shared.pool, &cfg.id, &cfg.class, cfg.concurrency as i32).await?;
+        lifecycle::advertise_cuda(&shared.pool, &cfg.id, shared.cuda, LIVE_AFTER_S).await
+    };
+    match seen.await {
+        Ok(alive) => {
+            shared.cuda_alive.store(alive, Ordering::Relaxed);
+            db.ok()
+        }
+        Err(e) => _ = db.failed(&e),
+    }
+}
+
+/// Renews every held lease each third of it, in one statement; a job no
+/// longer ours (cancelled, reassigned) gets its cancel flag set and is
+/// dropped from the renewals.
+async fn heartbeat(shared: Arc<Shared>) {
+    let lease = shared.cfg.lease_s;
+    let mut db = Outage::new(format!("worker {}: heartbeat: postgres", shared.cfg.id));
+    loop {
+        tokio::time::sleep(Duration::from_secs_f64(lease / 3.0)).await;
+        let held: Vec<(String, String)> =
+            shared.held.lock().unwrap().iter().map(|(k, (w, _))| (k.clone(), w.clone())).collect();
+        match lifecycle::heartbeat_many(&shared.pool, &held, lease).await {
+            Ok(lost) => {
+                db.ok();
+                let mut held = shared.held.lock().unwrap();
+                for key in lost {
+                    // No longer ours: finishing will be refused, so stop searching.
+                    if let Some((_, cancel)) = held.remove(&key) {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            Err(e) => _ = db.failed(&e),
+        }
+    }
+}
+
+/// Pops keys for the free slots, claims them in one statement and starts
+/// each claimed job on a slot of its own; on stop, waits for the slots.
+async fn dispatch(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
+    let n = shared.cfg.concurrency.max(1);
+    let mut free: Vec<Slot> = (0..n).rev().map(|i| Slot::new(i, shared.clone())).collect();
+    let mut running: JoinSet<(Slot, bool)> = JoinSet::new();
+    let mut on_slot: HashMap<tokio::task::Id, usize> = HashMap::new();
+    let mut redis = Outage::new(format!("worker {}: redis", shared.cfg.id));
+    let mut db = Outage::new(format!("worker {}: postgres", shared.cfg.id));
+    // A slot's task ended: the slot is free again (made anew if its task panicked).
+    let settle = |r: Result<(tokio::task::Id, (Slot, bool)), tokio::task::JoinError>,
+                  free: &mut Vec<Slot>,
+                  on_slot: &mut HashMap<tokio::task::Id, usize>| match r {
+        Ok((id, (slot, _))) => {
+            on_slot.remove(&id);
+            free.push(slot);
+        }
+        Err(e) => {
+            if let Some(i) = on_slot.remove(&e.id()) {
+                eprintln!("worker {}/{i}: slot ended: {e}", shared.cfg.id);
+                free.push(Slot::new(i, shared.clone()));
+            }
+        }
+    };
+    let mut claimer = lifecycle::Claimer::new(&shared.pool);
+    let mut popper = loop {
+        match shared.queue.popper(Lane::Cpu.as_str()).await {
+            Ok(p) => break p,
+            Err(e) if !*stop.borrow() => redis.wait_after(&e).await,
+            Err(_) => return,
+        }
+    };
+    redis.ok();
+    while !*stop.borrow() {
+        while let Some(r) = running.try_join_next_with_id() {
+            settle(r, &mut free, &mut on_slot);
+        }
+        while shared.committing.lock().unwrap().try_join_next().is_some() {}
+        if free.is_empty() {
+            tokio::select! {
+                Some(r) = running.join_next_with_id() => settle(r, &mut free, &mut on_slot),
+                // (A stop sender gone without a word never stops the worker.)
+                Ok(()) = stop.changed() => {}
+            }
+            continue;
+        }
+        let mut keys = match popper.pop_many(&shared.lanes(), free.len(), 1.0).await {
+            Ok(k) => {
+                redis.ok();
+                k
+            }
+            Err(e) => {
+                redis.wait_after(&e).await;
+                continue;
+            }
+        };
+        keys.sort();
+        keys.dedup();
+        if keys.is_empty() {
+            continue;
+        }
+        let wanted: Vec<(String, String)> = keys.into_iter().zip(&free).map(|(k, s)| (k, s.me.clone())).collect();
+        let claimed = match claimer.claim(&wanted, shared.cfg.lease_s).await {
+            Ok(c) => {
+                db.ok();
+                c
+            }
+            Err(e) => {
+                // The keys are gone from Redis but the jobs are still queued:
+                // the scheduler announces them again (`stale_queued`).
+                db.wait_after(&e).await;
+                continue;
+            }
+        };
+        for (me, job) in claimed {
+            let Some(i) = free.iter().position(|s| s.me == me) else { continue };
+            let slot = free.swap_remove(i);
+            let index = slot.index;
+            let id = running.spawn(slot.run(job, stop.clone())).id();
+            on_slot.insert(id, index);
+        }
+    }
+    while let Some(r) = running.join_next_with_id().await {
+        settle(r, &mut free, &mut on_slot);
+    }
+    // Jobs whose slots went on while their completions committed.
+    let committing = std::mem::take(&mut *shared.committing.lock().unwrap());
+    committing.join_all().await;
+}
+
+/// One job (or group) at a time, with this slot's view of the database.
+struct Slot {
+    index: usize,
+    me: String,
+    shared: Arc<Shared>,
     db: Outage,
-    redis: Outage,
 }
 
 impl Slot {
-    fn new(slot: usize, pool: PgPool, queue: Queue, cfg: Arc<WorkerConfig>) -> Slot {
-        let me = format!("{}/{slot}", cfg.id);
+    fn new(index: usize, shared: Arc<Shared>) -> Slot {
+        let me = format!("{}/{index}", shared.cfg.id);
         let db = Outage::new(format!("worker {me}: postgres"));
-        let redis = Outage::new(format!("worker {me}: redis"));
-        Slot { me, pool, queue, cfg, db, redis }
+        Slot { index, me, shared, db }
     }
 
-    async fn run(mut self, stop: watch::Receiver<bool>) {
-        let mut popper = loop {
-            match self.queue.popper(&self.cfg.class).await {
-                Ok(p) => break p,
-                Err(e) if !*stop.borrow() => self.redis.wait_after(&e).await,
-                Err(_) => return,
-            }
+    /// Runs a job this slot claimed, with the companions it may run with;
+    /// false if the worker is stopping and they were handed back.
+    async fn run(mut self, claimed: Claimed, stop: watch::Receiver<bool>) -> (Slot, bool) {
+        let (together, group) = self.companions(&claimed).await;
+        let carried_on = if group.is_empty() {
+            self.run_job(claimed, stop).await
+        } else {
+            let mut jobs = vec![claimed];
+            jobs.extend(group);
+            self.run_group(together, jobs, stop).await
         };
-        self.redis.ok();
-        while !*stop.borrow() {
-            let key = match popper.pop(1.0).await {
-                Ok(Some(k)) => k,
-                Ok(None) => {
-                    self.redis.ok();
-                    continue;
-                }
-                Err(e) => {
-                    self.redis.wait_after(&e).await;
-                    continue;
-                }
-            };
-            self.redis.ok();
-            let claimed = match lifecycle::claim(&self.pool, &key, &self.me, self.cfg.lease_s).await {
-                Ok(Some(c)) => c,
-                Ok(None) => continue, // duplicate or stale announcement
-                Err(e) => {
-                    // The key is gone from Redis but the job is still queued:
-                    // the scheduler announces it again (`stale_queued`).
-                    self.db.wait_after(&e).await;
-                    continue;
-                }
-            };
-            self.db.ok();
-            let (together, group) = self.companions(&claimed).await;
-            let carried_on = if group.is_empty() {
-                self.run_job(claimed, stop.clone()).await
-            } else {
-                let mut jobs = vec![claimed];
-                jobs.extend(group);
-                self.run_group(together, jobs, stop.clone()).await
-            };
-            if !carried_on {
-                return;
-            }
-        }
+        (self, carried_on)
     }
 
     /// Jobs to run together with `claimed` (claimed for this slot): train
     /// jobs of a model that stacks, or learned plan jobs of one model, as
     /// far as the worker's group sizes allow.
     async fn companions(&mut self, claimed: &Claimed) -> (Together, Vec<Claimed>) {
+        let cfg = &self.shared.cfg;
         let field = |name: &str| claimed.spec.get(name).and_then(|v| v.as_str());
         let (together, size) = match field("kind") {
-            Some("train") if field("model") == Some("nlm") => (Together::Training, self.cfg.train_group.nlm),
-            Some("train") if field("model") == Some("linear") => (Together::Training, self.cfg.train_group.linear),
+            Some("train") if field("model") == Some("nlm") => (Together::Training, cfg.train_group.nlm),
+            Some("train") if field("model") == Some("linear") => (Together::Training, cfg.train_group.linear),
             Some("plan") if claimed.spec.pointer("/heuristic/source").and_then(|v| v.as_str()) == Some("learned") => {
-                (Together::Planning, self.cfg.plan_group)
+                (Together::Planning, cfg.plan_group)
             }
             _ => (Together::Training, 1),
         };
@@ -195,7 +364,8 @@ impl Slot {
             return (together, vec![]);
         }
         let limit = size as i64 - 1;
-        match lifecycle::claim_companions(&self.pool, together, &claimed.key, &self.me, self.cfg.lease_s, limit).await {
+        match lifecycle::claim_companions(&self.shared.pool, together, &claimed.key, &self.me, cfg.lease_s, limit).await
+        {
             Ok(c) => (together, c),
             Err(e) => {
                 // It runs alone; the others stay queued for someone else.
@@ -216,9 +386,11 @@ impl Slot {
         };
         eprintln!("worker {}: {} {what}", self.me, keys.len());
         // Groups run the planner and libtorch, which do not look at a cancel flag.
-        let heartbeats: Vec<_> = keys.iter().map(|k| self.heartbeat(k, Arc::default())).collect();
+        for k in &keys {
+            self.shared.hold(k, &self.me, Arc::default());
+        }
         let mut group = {
-            let (pool, me) = (self.pool.clone(), self.me.clone());
+            let (pool, me) = (self.shared.pool.clone(), self.me.clone());
             tokio::spawn(async move {
                 match together {
                     Together::Training => crate::kinds::train::run_group(&pool, &me, &jobs).await,
@@ -226,7 +398,7 @@ impl Slot {
                 }
             })
         };
-        let grace = Duration::from_secs_f64(self.cfg.grace_s);
+        let grace = Duration::from_secs_f64(self.shared.cfg.grace_s);
         let outcome = tokio::select! {
             r = &mut group => Some(r),
             _ = async {
@@ -234,8 +406,8 @@ impl Slot {
                 tokio::time::sleep(grace).await;
             } => None,
         };
-        for h in heartbeats {
-            h.abort();
+        for k in &keys {
+            self.shared.release(k);
         }
         match outcome {
             Some(Ok(results)) => {
@@ -261,27 +433,6 @@ impl Slot {
         }
     }
 
-    /// Renews the job's lease every third of it; when the job is no longer
-    /// ours (cancelled, reassigned) it sets `cancel` and stops.
-    fn heartbeat(&self, key: &str, cancel: Arc<AtomicBool>) -> tokio::task::JoinHandle<()> {
-        let (pool, key, me, lease) = (self.pool.clone(), key.to_string(), self.me.clone(), self.cfg.lease_s);
-        tokio::spawn(async move {
-            let mut db = Outage::new(format!("worker {me}: heartbeat for {key}: postgres"));
-            loop {
-                tokio::time::sleep(Duration::from_secs_f64(lease / 3.0)).await;
-                match lifecycle::heartbeat(&pool, &key, &me, lease).await {
-                    Ok(true) => db.ok(),
-                    Ok(false) => {
-                        // No longer ours: finishing will be refused, so stop searching.
-                        cancel.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                    Err(e) => _ = db.failed(&e),
-                }
-            }
-        })
-    }
-
     /// Records how a job's attempt ended.
     async fn settle(&mut self, key: &str, outcome: Result<Result<bool, JobError>, tokio::task::JoinError>) {
         match outcome {
@@ -304,9 +455,9 @@ impl Slot {
 
     /// Gives a job back for another worker (this one is stopping).
     async fn hand_back(&self, key: &str) {
-        match lifecycle::hand_back(&self.pool, key, &self.me).await {
+        match lifecycle::hand_back(&self.shared.pool, key, &self.me).await {
             Ok(Some(r)) => {
-                let _ = self.queue.push(&r.resource, &[r.key]).await;
+                let _ = self.shared.queue.push(r.lane.as_str(), &[r.key]).await;
             }
             Ok(None) => {}
             Err(e) => eprintln!("worker {}: handing back {key}: {e}", self.me),
@@ -314,36 +465,54 @@ impl Slot {
     }
 
     /// Runs a claimed job to its recorded outcome; false if the worker is
-    /// stopping and the job was handed back.
+    /// stopping and the job was handed back. A job that completed into the
+    /// group commit frees the slot at once: its outcome is recorded when
+    /// the commit is done, while the slot runs the next job.
     async fn run_job(&mut self, claimed: Claimed, mut stop: watch::Receiver<bool>) -> bool {
         let key = claimed.key.clone();
         let cancel = Arc::new(AtomicBool::new(false));
-        let heartbeat = self.heartbeat(&key, cancel.clone());
+        self.shared.hold(&key, &self.me, cancel.clone());
+        let handed = Arc::new(tokio::sync::Notify::new());
         // Its own task, so that a panic anywhere in the job (not only on its
         // blocking thread) fails the job and leaves the slot running.
         let mut job = {
-            let (pool, me, isolation) = (self.pool.clone(), self.me.clone(), self.cfg.isolation.clone());
-            let (pdb_threads, cancel) = (self.cfg.pdb_threads.max(1), cancel.clone());
-            tokio::spawn(async move { execute(&pool, &claimed, &me, &isolation, pdb_threads, cancel).await })
+            let (pool, me, isolation) = (self.shared.pool.clone(), self.me.clone(), self.shared.cfg.isolation.clone());
+            let (pdb_threads, cancel) = (self.shared.cfg.pdb_threads.max(1), cancel.clone());
+            let job = async move { execute(&pool, &claimed, &me, &isolation, pdb_threads, cancel).await };
+            tokio::spawn(self.shared.commits.scope(handed.clone(), job))
         };
-        let grace = Duration::from_secs_f64(self.cfg.grace_s);
+        let grace = Duration::from_secs_f64(self.shared.cfg.grace_s);
         let outcome = tokio::select! {
-            r = &mut job => Some(r),
+            r = &mut job => Some(Some(r)),
+            _ = handed.notified() => Some(None),
             _ = async {
                 let _ = stop.wait_for(|s| *s).await;
                 tokio::time::sleep(grace).await;
             } => None,
         };
-        heartbeat.abort();
         match outcome {
-            Some(r) => {
+            Some(Some(r)) => {
+                self.shared.release(&key);
                 self.settle(&key, r).await;
+                true
+            }
+            Some(None) => {
+                // Only the commit is left: record the outcome once it is
+                // done (the lease is renewed until then), on a settler of
+                // the same slot name.
+                let mut settler = Slot::new(self.index, self.shared.clone());
+                self.shared.committing.lock().unwrap().spawn(async move {
+                    let r = job.await;
+                    settler.shared.release(&key);
+                    settler.settle(&key, r).await;
+                });
                 true
             }
             None => {
                 // Stopping and out of grace: give the job back for another
                 // worker, and end its searches (an abort does not reach a
                 // blocking thread, which would keep the process alive).
+                self.shared.release(&key);
                 cancel.store(true, Ordering::Relaxed);
                 job.abort();
                 self.hand_back(&key).await;
@@ -353,7 +522,7 @@ impl Slot {
     }
 
     async fn record_failure(&mut self, key: &str, error: &str) {
-        match lifecycle::fail(&self.pool, key, &self.me, error).await {
+        match lifecycle::fail(&self.shared.pool, key, &self.me, error).await {
             Ok(_) => self.db.ok(),
             // The lease runs out and the scheduler queues the job again.
             Err(db) => eprintln!("worker {}: recording failure of {key}: {db}", self.me),
@@ -363,12 +532,12 @@ impl Slot {
     /// Hands `key` back, retrying while the database is away; once the
     /// lease would have run out anyway, the scheduler takes over.
     async fn hand_back_until_lease_ends(&mut self, key: &str) {
-        let deadline = Instant::now() + Duration::from_secs_f64(self.cfg.lease_s);
+        let deadline = Instant::now() + Duration::from_secs_f64(self.shared.cfg.lease_s);
         loop {
-            match lifecycle::hand_back(&self.pool, key, &self.me).await {
+            match lifecycle::hand_back(&self.shared.pool, key, &self.me).await {
                 Ok(Some(r)) => {
                     self.db.ok();
-                    if let Err(e) = self.queue.push(&r.resource, &[r.key]).await {
+                    if let Err(e) = self.shared.queue.push(r.lane.as_str(), &[r.key]).await {
                         // Still queued in PostgreSQL: the scheduler announces it again.
                         eprintln!("worker {}: announcing {key} again: {e}", self.me);
                     }

@@ -1,7 +1,9 @@
 //! `hfarm bench queue`: the farm's own overhead, with no-op jobs through the
 //! real Redis and PostgreSQL on this machine, beside redis-benchmark's raw
-//! rate. Uses a throwaway database on the server of `DATABASE_URL`
-//! (`HFARM_TEST_DATABASE_URL` wins), dropped afterwards.
+//! rate measured right after on the same servers (`jobs_per_lpush`: the
+//! farm's rate as a share of Redis's LPUSH alone). Uses a throwaway
+//! database on the server of `DATABASE_URL` (`HFARM_TEST_DATABASE_URL`
+//! wins), dropped afterwards.
 
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
@@ -66,6 +68,11 @@ pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
     if let Some((lpush, rpop)) = redis_benchmark_rate() {
         summary["redis_benchmark_lpush_per_s"] = lpush.into();
         summary["redis_benchmark_rpop_per_s"] = rpop.into();
+        if let Some(rate) = summary["jobs_per_s"].as_f64() {
+            summary["jobs_per_lpush"] = (rate / lpush).into();
+        }
+    } else {
+        eprintln!("redis-benchmark not found: no raw Redis rate to compare with");
     }
     if json {
         println!("{summary}");
