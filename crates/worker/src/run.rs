@@ -95,6 +95,8 @@ impl TrainGroups {
 
 /// How often a worker says it is alive (and reads whether a CUDA worker is).
 const PRESENCE: Duration = Duration::from_secs(5);
+/// Most slots one dispatcher feeds.
+const DISPATCH_GROUP: usize = 4;
 /// A worker not seen for this long is not counted as a live CUDA worker.
 const LIVE_AFTER_S: f64 = 15.0;
 
@@ -133,7 +135,15 @@ pub async fn run_worker_advertising(
     announce(&shared, &mut Outage::new(format!("worker {}: postgres", shared.cfg.id))).await;
     let presence = tokio::spawn(presence(shared.clone(), stop.clone()));
     let heartbeat = tokio::spawn(heartbeat(shared.clone()));
-    dispatch(shared.clone(), stop).await;
+    // Slots in groups of a few, each group with a dispatcher of its own:
+    // one claim round trip serves a group's free slots, and the groups'
+    // round trips overlap.
+    let n = shared.cfg.concurrency.max(1);
+    let mut groups = JoinSet::new();
+    for first in (0..n).step_by(DISPATCH_GROUP) {
+        groups.spawn(dispatch(shared.clone(), first..n.min(first + DISPATCH_GROUP), stop.clone()));
+    }
+    while groups.join_next().await.is_some() {}
     presence.abort();
     heartbeat.abort();
     let _ = workers::stopped(&shared.pool, &shared.cfg.id).await;
@@ -229,9 +239,8 @@ async fn heartbeat(shared: Arc<Shared>) {
 
 /// Pops keys for the free slots, claims them in one statement and starts
 /// each claimed job on a slot of its own; on stop, waits for the slots.
-async fn dispatch(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
-    let n = shared.cfg.concurrency.max(1);
-    let mut free: Vec<Slot> = (0..n).rev().map(|i| Slot::new(i, shared.clone())).collect();
+async fn dispatch(shared: Arc<Shared>, slots: std::ops::Range<usize>, mut stop: watch::Receiver<bool>) {
+    let mut free: Vec<Slot> = slots.rev().map(|i| Slot::new(i, shared.clone())).collect();
     let mut running: JoinSet<(Slot, bool)> = JoinSet::new();
     let mut on_slot: HashMap<tokio::task::Id, usize> = HashMap::new();
     let mut redis = Outage::new(format!("worker {}: redis", shared.cfg.id));
