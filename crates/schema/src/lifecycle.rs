@@ -103,7 +103,7 @@ pub async fn promote_ready(pool: &PgPool, limit: i64) -> Result<Vec<Ready>, DbEr
                                     WHERE i.job = j.key
                                       AND (d.status NOT IN ('succeeded', 'skipped') OR {MISSING_REQUIRED})))
                 OR j.status = 'failed'
-             ORDER BY j.created_at
+             ORDER BY j.priority DESC, j.created_at
              LIMIT $1
              FOR UPDATE SKIP LOCKED)
          RETURNING key, resource, kind"

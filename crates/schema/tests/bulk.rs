@@ -321,3 +321,26 @@ async fn kept_counts_survive_racing_submissions() {
         counts_hold(&db, x).await;
     }
 }
+
+/// The scheduler promotes ready jobs by priority, then age: a smoke grid
+/// given a priority is promoted before a big experiment submitted earlier.
+#[tokio::test]
+async fn ready_jobs_of_a_prioritised_experiment_are_promoted_first() {
+    let (db, _big, jobs) = smoke_db().await;
+    // Jobs without inputs are ready at once.
+    let ready = jobs.iter().filter(|j| j.inputs.is_empty()).count();
+    assert!(ready >= 4, "the smoke grid has {ready} jobs without inputs");
+    let later = schema::create_experiment(&db.pool, "smoke-later", "", "").await.unwrap();
+    let picked: Vec<jobs::Job> = jobs.iter().filter(|j| j.inputs.is_empty()).rev().take(2).cloned().collect();
+    schema::submit_jobs(&db.pool, later, &picked, false).await.unwrap();
+    bulk::set_priority(&db.pool, later, 5).await.unwrap();
+    let first = lifecycle::promote_ready(&db.pool, 2).await.unwrap();
+    let mut got: Vec<String> = first.iter().map(|r| r.key.clone()).collect();
+    let mut want: Vec<String> = picked.iter().map(|j| j.key.0.clone()).collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want, "the prioritised experiment's jobs come first");
+    // The rest follow: every ready job is promoted in the end.
+    let rest = lifecycle::promote_ready(&db.pool, 1000).await.unwrap();
+    assert_eq!(rest.len(), ready - 2);
+}
