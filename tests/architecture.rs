@@ -304,7 +304,10 @@ fn no_new_cycles_between_sibling_modules() {
 fn the_cycle_detector_sees_cycles() {
     let here = vec!["grid".to_string()];
     assert_eq!(named_paths("use crate::{expand::Expand, spec};", &here), vec![vec!["expand", "Expand"], vec!["spec"]]);
-    assert_eq!(named_paths("let x = super::spec::JobSpec::new();", &["a".into(), "b".into()]), vec![vec!["a", "spec", "JobSpec", "new"]]);
+    assert_eq!(
+        named_paths("let x = super::spec::JobSpec::new();", &["a".into(), "b".into()]),
+        vec![vec!["a", "spec", "JobSpec", "new"]]
+    );
     assert_eq!(named_paths("use my_crate::x; use hfarm_crate::y;", &here), Vec::<Vec<String>>::new());
     assert_eq!(named_paths("super::super::x::Y", &["a".into(), "b".into(), "c".into()]), vec![vec!["a", "x", "Y"]]);
 }
@@ -320,7 +323,10 @@ fn files_with_unsafe() -> BTreeSet<String> {
             let text = std::fs::read_to_string(&f).unwrap();
             let uses = text.lines().any(|l| {
                 let code = l.trim_start();
-                !code.starts_with("//") && !code.starts_with("#![") && !code.starts_with("#[") && code.contains("unsafe ")
+                !code.starts_with("//")
+                    && !code.starts_with("#![")
+                    && !code.starts_with("#[")
+                    && code.contains("unsafe ")
             });
             if uses {
                 let rel = f.strip_prefix(root().join("crates")).unwrap();
@@ -340,11 +346,8 @@ fn the_unsafe_list_names_every_file_that_uses_unsafe() {
     let first = lines.next().unwrap_or_default();
     let rest = lines.take_while(|l| !l.trim().is_empty() && !l.trim_start().starts_with("- "));
     let bullet: String = std::iter::once(first).chain(rest).collect::<Vec<_>>().join(" ");
-    let listed: BTreeSet<String> = bullet
-        .split('`')
-        .filter(|w| w.ends_with(".rs") && w.contains("/src/"))
-        .map(|w| w.to_string())
-        .collect();
+    let listed: BTreeSet<String> =
+        bullet.split('`').filter(|w| w.ends_with(".rs") && w.contains("/src/")).map(|w| w.to_string()).collect();
     let used = files_with_unsafe();
     assert!(!used.is_empty(), "the scan found no unsafe at all: it is broken");
     assert_eq!(listed, used, "ARCHITECTURE.md's unsafe bullet (left) vs the files that use unsafe (right)");
