@@ -82,12 +82,12 @@ def worker_default(field: str) -> float:
 
 
 def queue_key(prefix: str, resource_class: str) -> str:
-    """The Redis list of a class's queue, by the format string in the code."""
+    """The Redis list of a class's queue (its lane: `cpu`, `gpu`; crates/queue), by the format string in the code."""
     formats = set(re.findall(r'format!\(\s*"([^"]*:queue:[^"]*)"', rust_source()))
     if len(formats) != 1:
         raise AssertionError(f"expected one format of the queue key in crates/*/src, found {formats}")
     fmt = formats.pop()
-    named = fmt.replace("{prefix}", "\0P").replace("{class}", "\0C")
+    named = fmt.replace("{prefix}", "\0P").replace("{class}", "\0C").replace("{lane}", "\0C")
     if "\0P" not in named:  # positional: format!("{}:queue:{}", prefix, class)
         named = named.replace("{}", "\0P", 1).replace("{}", "\0C", 1)
     if "{" in named or "\0P" not in named or "\0C" not in named:
