@@ -149,6 +149,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         baselines: vec!["ff".into(), "goalcount".into()],
         seed: 1,
         adjustments: vec![],
+        value_adjustments: vec![],
     };
     let t = Instant::now();
     let result = leave_one_out(&problems, &SampleSource::Given(samples), &settings)?;

@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use subgraphs::Vocabulary;
 
 use crate::features::FeatureCounter;
+use crate::fit::{correlation, Correlation};
 use crate::hash::FxMap;
 use crate::heuristic::LearnedHeuristic;
 use crate::labels::LabelledState;
@@ -84,6 +85,10 @@ pub struct DeltaStats {
     /// Mean standard deviation of h* per Delta-set, weighted by size (Table 5.3).
     pub mean_std: f64,
     pub max_range: f64,
+    /// Feature distance against target distance (section 5.3.1), where
+    /// computed ([`feature_delta_stats`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correlation: Option<Correlation>,
 }
 
 impl DeltaSets {
@@ -131,7 +136,15 @@ impl DeltaSets {
             max_range = max_range.max(g.max - g.min);
         }
         let n = samples.max(1) as f64;
-        DeltaStats { feature_len, groups: self.len(), samples, mean_range: range / n, mean_std: std / n, max_range }
+        DeltaStats {
+            feature_len,
+            groups: self.len(),
+            samples,
+            mean_range: range / n,
+            mean_std: std / n,
+            max_range,
+            correlation: None,
+        }
     }
 
     /// The lookup table of the adjusted heuristics.
@@ -140,9 +153,16 @@ impl DeltaSets {
     }
 }
 
+/// Pairs drawn for the feature-target correlation of
+/// [`feature_delta_stats`] (the thesis drew 10^7 over millions of samples;
+/// 10^5 over a farm bootstrap's thousands keeps r within about 0.01).
+pub const CORRELATION_PAIRS: u64 = 100_000;
+
 /// Delta-set statistics of F_alpha itself (no model): labelled states of
 /// `problems` (one list per problem) grouped by their feature vectors, the
-/// vocabulary being every graph they contain.
+/// vocabulary being every graph they contain; with the correlation of
+/// feature distance and target distance over [`CORRELATION_PAIRS`] pairs
+/// (seeded by alpha, so a bootstrap's numbers are reproducible).
 pub fn feature_delta_stats(
     problems: &[Problem],
     labelled: &[Vec<LabelledState>],
@@ -158,11 +178,16 @@ pub fn feature_delta_stats(
     }
     let vocab = Vocabulary::build(problems[0].graphs().symbols().clone(), alpha, all.iter().map(|(c, _)| c))?;
     let mut sets = DeltaSets::new();
+    let (mut vectors, mut targets) = (vec![], vec![]);
     for (c, h) in &all {
         let (v, _) = vocab.vector(c)?;
         sets.add(v.iter().map(|&x| x as u64).collect(), *h as f64);
+        vectors.push(v.iter().map(|&x| x as f64).collect());
+        targets.push(*h as f64);
     }
-    Ok(sets.stats(vocab.len()))
+    let mut stats = sets.stats(vocab.len());
+    stats.correlation = Some(correlation(&vectors, &targets, CORRELATION_PAIRS, alpha as u64));
+    Ok(stats)
 }
 
 /// A frozen table: Delta-set key to its h* statistics.

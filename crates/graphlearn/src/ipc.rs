@@ -31,6 +31,13 @@ pub struct RunRow {
     pub states_with_unknown: u64,
     #[serde(default)]
     pub unknown_occurrences: u64,
+    /// Adjusted heuristics (`a3-mse:min`, `goalcount:min`): evaluated states
+    /// whose Delta-set the table held, and those whose it did not, which
+    /// fell back to the plain heuristic's value. Both 0 for other rows.
+    #[serde(default)]
+    pub adjusted: u64,
+    #[serde(default)]
+    pub fallbacks: u64,
 }
 
 impl RunRow {
@@ -141,6 +148,8 @@ mod tests {
             plan_valid: solved.then_some(true),
             states_with_unknown: 0,
             unknown_occurrences: 0,
+            adjusted: 0,
+            fallbacks: 0,
         }
     }
 

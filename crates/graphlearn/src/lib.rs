@@ -12,12 +12,14 @@
 //! - [`sampling`]: the bootstrap's search, IDA* recording the states it expands.
 //! - [`bootstrap`]: Algorithm 1 as a resumable, serialisable state machine.
 //! - [`adjust`]: h_min, h_avg and h_shift from Delta-sets; Delta-set statistics.
+//! - [`fit`]: a network's fit (MAE, ratio, error by target) and feature-target correlation.
 //! - [`ipc`]: coverage and IPC scores.
 //! - [`protocol`]: leave-one-out over a domain's problems, with the baselines.
 
 pub mod adjust;
 pub mod bootstrap;
 pub mod features;
+pub mod fit;
 mod hash;
 pub mod heuristic;
 pub mod ipc;

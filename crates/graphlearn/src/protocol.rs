@@ -27,9 +27,11 @@ use planner::search::{Limits, SearchResult};
 use planner::state::initial_state;
 use planner::successors::{apply, SuccessorGenerator};
 
+use crate::adjust::ByValue;
 use crate::adjust::{delta_sets, Adjusted, Adjustment, DeltaSets};
 use crate::bootstrap::{Bootstrap, BootstrapSettings};
 use crate::features::{ff_values, FeatureCounter, StateFeatures};
+use crate::fit::{fit_stats, FitStats};
 use crate::hash::mix;
 use crate::heuristic::LearnedHeuristic;
 use crate::ipc::{scores, RunRow, ScoreRow};
@@ -96,6 +98,25 @@ pub struct ProtocolSettings {
     /// `a3-logmse+ff:min`).
     #[serde(default)]
     pub adjustments: Vec<Adjustment>,
+    /// The thesis's adjustment experiment (section 5.2.2, Figures
+    /// 5.10/5.11): classical heuristics adjusted by the Delta-sets of their
+    /// *values* over the fold's training samples (rows `goalcount:min`).
+    #[serde(default)]
+    pub value_adjustments: Vec<ValueAdjustment>,
+}
+
+/// A classical heuristic (by planner name) adjusted by value Delta-sets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValueAdjustment {
+    pub heuristic: String,
+    pub mode: Adjustment,
+}
+
+impl ValueAdjustment {
+    /// `goalcount:min`.
+    pub fn name(&self) -> String {
+        format!("{}:{}", self.heuristic, self.mode.name())
+    }
 }
 
 impl ProtocolSettings {
@@ -113,6 +134,7 @@ impl ProtocolSettings {
             baselines: vec!["ff".into(), "goalcount".into()],
             seed: 0,
             adjustments: vec![],
+            value_adjustments: vec![],
         }
     }
 
@@ -138,6 +160,9 @@ pub struct FoldResult {
     pub rows: Vec<RunRow>,
     /// Each configuration's training.
     pub training: Vec<(String, TrainReport)>,
+    /// Each configuration's fit to its training samples (section 5.4.3).
+    #[serde(default)]
+    pub fits: Vec<(String, FitStats)>,
     /// Samples trained on.
     pub samples: usize,
 }
@@ -244,6 +269,8 @@ fn row(problem: &Problem, configuration: &str, r: &SearchResult) -> RunRow {
         plan_valid,
         states_with_unknown: 0,
         unknown_occurrences: 0,
+        adjusted: 0,
+        fallbacks: 0,
     }
 }
 
@@ -260,7 +287,8 @@ pub fn run_baselines(problem: &Problem, settings: &ProtocolSettings) -> Result<V
     Ok(rows)
 }
 
-/// Trains `model` on the examples of every problem but `held_out`.
+/// Trains `model` on the examples of every problem but `held_out`, and
+/// measures its fit to them.
 fn train_config(
     problems: &[Problem],
     prepared: &Prepared,
@@ -268,7 +296,7 @@ fn train_config(
     model: &ModelSettings,
     settings: &ProtocolSettings,
     seed: u64,
-) -> Result<Model, Error> {
+) -> Result<(Model, Option<FitStats>), Error> {
     let mut restricted = vec![];
     for (p, list) in prepared.per_problem.iter().enumerate() {
         if p == held_out {
@@ -283,7 +311,12 @@ fn train_config(
         }
     }
     let examples: Vec<Example> = restricted.iter().map(|(f, h)| Example { features: f, h_star: *h }).collect();
-    Model::fit(model, &settings.train, problems[0].graphs().symbols().clone(), &examples, seed)
+    let trained = Model::fit(model, &settings.train, problems[0].graphs().symbols().clone(), &examples, seed)?;
+    let mut pairs = Vec::with_capacity(restricted.len());
+    for (f, h) in &restricted {
+        pairs.push((*h, trained.predict(f)?.0));
+    }
+    Ok((trained, fit_stats(&pairs)))
 }
 
 fn run_fold_prepared(
@@ -296,11 +329,13 @@ fn run_fold_prepared(
     let problem = &problems[held_out];
     let mut rows = vec![];
     let mut training = vec![];
+    let mut fits = vec![];
     for (c, config) in settings.configurations.iter().enumerate() {
         let ms = config.model_settings(&settings.hidden, &settings.dropout);
         let seed = mix(settings.seed, ((held_out as u64) << 16) | c as u64);
-        let model = train_config(problems, prepared, held_out, &ms, settings, seed)?;
+        let (model, fit) = train_config(problems, prepared, held_out, &ms, settings, seed)?;
         training.push((ms.name(), model.report.clone()));
+        fits.extend(fit.map(|f| (ms.name(), f)));
         let mut h = LearnedHeuristic::new(&model, problem)?;
         let r = astar(problem.task(), &mut h, settings.limits());
         let mut rr = row(problem, &ms.name(), &r);
@@ -322,12 +357,54 @@ fn run_fold_prepared(
             let mut rr = row(problem, &format!("{}:{}", ms.name(), mode.name()), &r);
             rr.states_with_unknown = h.inner().stats().states_with_unknown;
             rr.unknown_occurrences = h.inner().stats().unknown_occurrences;
+            (rr.adjusted, rr.fallbacks) = (h.hits, h.misses);
             rows.push(rr);
         }
     }
+    rows.extend(run_value_adjustments(problems, samples, held_out, settings)?);
     rows.extend(run_baselines(problem, settings)?);
     let samples = prepared.per_problem.iter().enumerate().filter(|(p, _)| *p != held_out).map(|(_, l)| l.len()).sum();
-    Ok(FoldResult { held_out: problem.name.clone(), rows, training, samples })
+    Ok(FoldResult { held_out: problem.name.clone(), rows, training, fits, samples })
+}
+
+fn classical(name: &str, problem: &Problem) -> Result<Box<dyn Heuristic>, Error> {
+    heuristics::by_name(name, problem.task()).ok_or_else(|| {
+        Error::Settings(format!("unknown heuristic `{name}`; expected one of {}", heuristics::NAMES.join(", ")))
+    })
+}
+
+/// The thesis's adjustment experiment on one fold: for each heuristic, the
+/// Delta-sets of its values over the training samples of every problem but
+/// `held_out` (section 5.2.2: "we use only data from other problems"), then
+/// A* on `held_out` with each adjustment. A state whose value no training
+/// sample had keeps the plain value; the row counts those fallbacks.
+pub fn run_value_adjustments(
+    problems: &[Problem],
+    samples: &[Vec<LabelledState>],
+    held_out: usize,
+    settings: &ProtocolSettings,
+) -> Result<Vec<RunRow>, Error> {
+    let mut rows = vec![];
+    let mut tables: Vec<(&str, crate::adjust::AdjustTable)> = vec![];
+    for v in &settings.value_adjustments {
+        if !tables.iter().any(|(h, _)| *h == v.heuristic) {
+            let mut sets = DeltaSets::new();
+            for (i, (p, list)) in problems.iter().zip(samples).enumerate() {
+                if i != held_out {
+                    delta_sets(&mut ByValue(classical(&v.heuristic, p)?), p.words(), list, &mut sets);
+                }
+            }
+            tables.push((&v.heuristic, sets.table()));
+        }
+        let table = &tables.iter().find(|(h, _)| *h == v.heuristic).expect("made above").1;
+        let problem = &problems[held_out];
+        let mut h = Adjusted::new(ByValue(classical(&v.heuristic, problem)?), table, v.mode);
+        let r = astar(problem.task(), &mut h, settings.limits());
+        let mut rr = row(problem, &v.name(), &r);
+        (rr.adjusted, rr.fallbacks) = (h.hits, h.misses);
+        rows.push(rr);
+    }
+    Ok(rows)
 }
 
 fn max_needs(settings: &ProtocolSettings) -> Result<(usize, bool), Error> {

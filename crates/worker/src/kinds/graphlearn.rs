@@ -209,6 +209,7 @@ fn protocol(
         baselines,
         seed,
         adjustments: vec![],
+        value_adjustments: vec![],
     }
 }
 
