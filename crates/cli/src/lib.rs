@@ -44,6 +44,8 @@ pub enum Command {
     Domain(commands::generate::DomainArgs),
     /// Check a plan against the PDDL; print its cost.
     Validate(commands::validate::Args),
+    /// Weisfeiler-Leman features with a linear model: train, plan, run the IPC 2023 track, bench.
+    Wl(commands::wl::Args),
     /// Benchmark the planner, beside Fast Downward when it is installed.
     Bench(commands::bench::Args),
     /// Expand a grid file into jobs and record them (resume is the default).
@@ -93,6 +95,7 @@ pub fn main<M: Models>() -> ExitCode {
         Command::Generate(a) => commands::generate::run(a),
         Command::Domain(a) => commands::generate::run_domain(a),
         Command::Validate(a) => commands::validate::run(a),
+        Command::Wl(a) => commands::wl::run(a),
         Command::Bench(a) if a.which.needs_models() => M::bench(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Submit(a) => commands::farm::submit(a),

@@ -10,3 +10,4 @@ pub mod plan;
 pub mod puzzle;
 pub mod report;
 pub mod validate;
+pub mod wl;
