@@ -16,6 +16,9 @@
 //! ff_input = [false, true]
 //! samples = "shared"          # one bootstrap over every problem; or "per_fold"
 //! adjustments = ["min", "avg", "shift"]   # also search with h_min, h_avg, h_shift
+//! # the thesis's adjustment experiment (section 5.2.2): classical heuristics
+//! # adjusted by the Delta-sets of their values (modes: all three by default)
+//! value_adjustments = { heuristics = ["goalcount", "ff"], modes = ["min", "avg", "shift"] }
 //! seeds = [1]
 //! baselines = ["ff", "goalcount"]
 //! bootstrap = { rounds = 5, unit_expansions = 2000, enough_samples = 2000 }
@@ -27,6 +30,13 @@
 //! resumes from the last; stores the problems and their samples),
 //! `graph_fold` (input: the bootstrap; one row per held-out problem),
 //! `graph_baseline` (one row per problem and heuristic).
+//!
+//! `value_adjustments`: the folds of the block's *first* configuration (per
+//! seed) also search each held-out problem with each heuristic adjusted by
+//! the Delta-sets of its values over the other problems' samples (rows
+//! `goalcount:min`; the thesis used its one data set, here that
+//! configuration's bootstrap). Adjusted rows, of networks too, count the
+//! states whose Delta-set no training sample had (fallbacks to plain h).
 //!
 //! "shared": a bootstrap per (configuration, seed) over all problems, and
 //! each fold trains on the samples of the others (cheap; the held-out
@@ -86,6 +96,39 @@ pub enum Adjustment {
     Min,
     Avg,
     Shift,
+}
+
+/// A classical heuristic adjusted by the Delta-sets of its values.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ValueAdjustment {
+    pub heuristic: String,
+    pub mode: Adjustment,
+}
+
+/// A block's `value_adjustments`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueAdjustments {
+    pub heuristics: Vec<String>,
+    #[serde(default = "all_modes")]
+    pub modes: Vec<Adjustment>,
+}
+
+fn all_modes() -> Vec<Adjustment> {
+    vec![Adjustment::Min, Adjustment::Avg, Adjustment::Shift]
+}
+
+impl ValueAdjustments {
+    /// Heuristic by heuristic, each mode in order.
+    pub fn list(&self) -> Vec<ValueAdjustment> {
+        let mut out = vec![];
+        for h in &self.heuristics {
+            for &mode in &self.modes {
+                out.push(ValueAdjustment { heuristic: h.clone(), mode });
+            }
+        }
+        out
+    }
 }
 
 /// Where a fold's training samples come from.
@@ -205,6 +248,9 @@ pub struct Block {
     /// Each fold also searches with its network adjusted (rows `a3-mse:min`).
     #[serde(default)]
     pub adjustments: Vec<Adjustment>,
+    /// The thesis's adjustment experiment, on the first configuration's folds.
+    #[serde(default)]
+    pub value_adjustments: Option<ValueAdjustments>,
     pub seeds: IntList,
     #[serde(default = "default_baselines")]
     pub baselines: Vec<String>,
@@ -268,6 +314,19 @@ impl Block {
                     "{at}.baselines[{i}]: unknown heuristic `{h}`; expected one of {}",
                     planner::heuristics::NAMES.join(", ")
                 ));
+            }
+        }
+        if let Some(v) = &self.value_adjustments {
+            if v.heuristics.is_empty() || v.modes.is_empty() {
+                return Err(format!("{at}.value_adjustments: heuristics and modes must list at least one value"));
+            }
+            for (i, h) in v.heuristics.iter().enumerate() {
+                if planner::heuristics::info(h).is_none() {
+                    return Err(format!(
+                        "{at}.value_adjustments.heuristics[{i}]: unknown heuristic `{h}`; expected one of {}",
+                        planner::heuristics::NAMES.join(", ")
+                    ));
+                }
             }
         }
         let b = &self.bootstrap;
@@ -439,7 +498,8 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
             add(Job::new(spec, vec![]));
         }
     }
-    for configuration in b.configurations() {
+    let value_adjustments = b.value_adjustments.as_ref().map(ValueAdjustments::list).unwrap_or_default();
+    for (c, configuration) in b.configurations().into_iter().enumerate() {
         for &seed in &b.seeds.0 {
             let bootstrap = |held_out: Option<String>| JobSpec::GraphBootstrap {
                 domain: b.domain.clone(),
@@ -465,6 +525,7 @@ pub fn expand(b: &Block, add: &mut dyn FnMut(Job) -> JobKey) {
                     held_out: p.name.clone(),
                     configuration,
                     adjustments: b.adjustments.clone(),
+                    value_adjustments: if c == 0 { value_adjustments.clone() } else { vec![] },
                     network: b.network.clone(),
                     search: b.search,
                     seed,
@@ -506,6 +567,39 @@ mod tests {
             let names: Vec<&str> = b.loaded.as_ref().unwrap().1.iter().map(|p| p.name.as_str()).collect();
             assert_eq!(names, ["blocks3-s1", "blocks4-s1", "blocks5-s1"]);
         }
+    }
+
+    #[test]
+    fn value_adjustments_ride_on_the_first_configurations_folds() {
+        let text = format!(
+            "{BASE}domain = 'blocksworld'\nproblems = {{ seeds = [1], blocks = [3, 4] }}\n\
+             value_adjustments = {{ heuristics = ['goalcount', 'ff'], modes = ['min', 'shift'] }}\n"
+        );
+        let b = block(&text).unwrap();
+        let mut jobs = vec![];
+        expand(&b, &mut |j| {
+            let k = j.key.clone();
+            jobs.push(j);
+            k
+        });
+        let mut per_config = vec![];
+        for j in &jobs {
+            if let JobSpec::GraphFold { configuration, value_adjustments, .. } = &j.spec {
+                let names: Vec<String> =
+                    value_adjustments.iter().map(|v| format!("{}:{:?}", v.heuristic, v.mode)).collect();
+                per_config.push((configuration.alpha, names));
+            }
+        }
+        let all = ["goalcount:Min", "goalcount:Shift", "ff:Min", "ff:Shift"].map(String::from).to_vec();
+        assert_eq!(per_config, [(2, all.clone()), (2, all), (3, vec![]), (3, vec![])]);
+        // Modes default to all three; bad names are refused with their key.
+        let b = block(&text.replace(", modes = ['min', 'shift']", "")).unwrap();
+        assert_eq!(b.value_adjustments.unwrap().list().len(), 6);
+        let e = block(&text.replace("'ff'", "'nope'")).unwrap_err();
+        assert!(e.starts_with("graphlearn[0].value_adjustments.heuristics[1]: unknown heuristic `nope`"), "{e}");
+        let e = block(&text.replace("'min', 'shift'", "")).unwrap_err();
+        assert!(e.contains("graphlearn[0].value_adjustments"), "{e}");
+        assert!(block(&text.replace("modes =", "mode =")).unwrap_err().contains("unknown field"));
     }
 
     #[test]

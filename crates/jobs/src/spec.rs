@@ -4,7 +4,9 @@ use planner::generate::Params;
 use planner::heuristics::Definitions;
 use serde::{Deserialize, Serialize};
 
-use crate::graphlearn::{Adjustment, BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams};
+use crate::graphlearn::{
+    Adjustment, BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams, ValueAdjustment,
+};
 use crate::grid::{Bound, Distribution, Instances, Model, PlanLimits, Planning, Residual, Sigma, SolveLimits, Split};
 use crate::likely::{Preset, Rule, SearchLimits, TaskSource};
 use crate::JobKey;
@@ -243,6 +245,10 @@ pub enum JobSpec {
         /// Also searched with these Delta-set adjustments (one row each).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         adjustments: Vec<Adjustment>,
+        /// The thesis's adjustment experiment: classical heuristics adjusted
+        /// by value Delta-sets of the training samples (one row each).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        value_adjustments: Vec<ValueAdjustment>,
         network: NetworkParams,
         search: SearchParams,
         seed: u64,

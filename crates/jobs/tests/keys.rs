@@ -161,6 +161,7 @@ fn puzzle_and_graph_keys_are_pinned() {
         held_out: "p1".into(),
         configuration,
         adjustments: vec![],
+        value_adjustments: vec![],
         network: NetworkParams { hidden: Some(vec![64, 32]), ..NetworkParams::default() },
         search: SearchParams::default(),
         seed: 1,

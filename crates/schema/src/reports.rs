@@ -32,10 +32,23 @@ pub enum Table {
     /// Trunda, Tables 5.1-5.3: feature-vector length, mean Delta-set range
     /// and mean std of h* per alpha, over the bootstraps' samples (`[[graphlearn]]`).
     Features,
+    /// Trunda, adjusted heuristics (networks' and the value adjustments of
+    /// section 5.2.2): runs, solved, runs that fell back to plain h on some
+    /// and on every state, and the share of states that fell back (migration 0022).
+    Adjustments,
+    /// Trunda, 5.4.3: each network's fit to its training samples (MAE, 80%
+    /// quantile, least and greatest error, ratio), over folds (migration 0022).
+    Fit,
+    /// Trunda, Figures 5.18/5.19 and 5.5: per configuration and target, the
+    /// outputs and the MAE over the folds' training samples (migration 0022).
+    ErrorByTarget,
+    /// Trunda, 5.3.1: correlation of feature distance (L1, L2, L-inf) and
+    /// target distance per alpha over the bootstraps' samples (migration 0022).
+    Correlation,
 }
 
 impl Table {
-    pub const ALL: [Table; 7] = [
+    pub const ALL: [Table; 11] = [
         Table::Accuracy,
         Table::Planning,
         Table::Curves,
@@ -43,6 +56,10 @@ impl Table {
         Table::Efficiency,
         Table::Coverage,
         Table::Features,
+        Table::Adjustments,
+        Table::Fit,
+        Table::ErrorByTarget,
+        Table::Correlation,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -54,6 +71,10 @@ impl Table {
             Table::Efficiency => "efficiency",
             Table::Coverage => "coverage",
             Table::Features => "features",
+            Table::Adjustments => "adjustments",
+            Table::Fit => "fit",
+            Table::ErrorByTarget => "error_by_target",
+            Table::Correlation => "correlation",
         }
     }
 }
@@ -168,6 +189,27 @@ fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Ve
             vec!["bootstraps", "samples"],
             vec!["feature_len", "mean_range", "mean_std"],
         ),
+        Table::Adjustments => (
+            "report_adjustments",
+            vec!["domain", "configuration"],
+            vec!["runs", "solved", "with_fallbacks", "all_fallbacks"],
+            vec!["fallback_share"],
+        ),
+        Table::Fit => (
+            "report_fit",
+            vec!["domain", "configuration"],
+            vec!["folds", "samples"],
+            vec!["mae_mean", "mae_std", "p80_abs", "min_diff", "max_diff", "ratio_mean", "ratio_max"],
+        ),
+        Table::ErrorByTarget => (
+            "report_error_by_target",
+            vec!["domain", "configuration"],
+            vec!["target", "n"],
+            vec!["mae", "mean_output", "min_output", "max_output"],
+        ),
+        Table::Correlation => {
+            ("report_correlation", vec!["domain", "alpha"], vec!["bootstraps", "pairs"], vec!["l1", "l2", "linf"])
+        }
     }
 }
 
@@ -184,7 +226,9 @@ pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filte
             "domain, model, inputs, source = 'uncertainty', length(source), source, alpha DESC".to_string()
         }
         Table::Coverage => text.join(", "),
-        Table::Features => "domain, alpha::int".to_string(),
+        Table::Features | Table::Correlation => "domain, alpha::int".to_string(),
+        Table::Adjustments | Table::Fit => text.join(", "),
+        Table::ErrorByTarget => "domain, configuration, target".to_string(),
     };
     read(pool, experiment, View { table, view, text, ints, nums, order }, filter).await
 }

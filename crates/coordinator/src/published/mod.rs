@@ -1,6 +1,7 @@
 //! Published numbers beside ours: `hfarm report EXPERIMENT --against ijcai24`
 //! (or `--against pddlsl-runs`; for `[[likely]]` experiments, `--against
-//! marom-rosman`: [`likely`]).
+//! marom-rosman`: [`likely`]; for `[[graphlearn]]` experiments, `--against
+//! trunda`: [`trunda`]).
 //!
 //! A published fixture (`reports/published/ijcai24.toml`, embedded here) holds
 //! a paper's tables cell by cell, as printed ("mean±std"), each row named with
@@ -50,6 +51,7 @@ pub mod mapping;
 mod matching;
 mod render;
 pub mod runs;
+pub mod trunda;
 mod verdict;
 
 #[cfg(test)]
@@ -72,6 +74,8 @@ pub enum Against {
     Runs(runs::Runs),
     /// Marom & Rosman's supplement, Tables 7-12 (`marom-rosman`).
     Likely(likely::Supplement),
+    /// Trunda's thesis, chapter 5 (`trunda`).
+    Thesis(trunda::Thesis),
 }
 
 /// A comparison of either kind.
@@ -80,6 +84,7 @@ pub enum Outcome {
     Tables(Comparison),
     Runs(RunsComparison),
     Likely(likely::LikelyComparison),
+    Thesis(trunda::ThesisComparison),
 }
 
 impl Against {
@@ -91,6 +96,9 @@ impl Against {
         if name_or_path == likely::NAME {
             return likely::load().map(Against::Likely);
         }
+        if name_or_path == trunda::NAME {
+            return trunda::load().map(Against::Thesis);
+        }
         load(name_or_path).map(Against::Tables)
     }
 
@@ -101,6 +109,7 @@ impl Against {
             Against::Tables(p) => check_table(p, kind, only),
             Against::Runs(r) => check_runs(r, kind, only),
             Against::Likely(s) => likely::check(s, kind, only),
+            Against::Thesis(t) => trunda::check(t, kind, only),
         }
     }
 
@@ -109,6 +118,7 @@ impl Against {
             Against::Tables(p) => compare(p, report, filter, only).map(Outcome::Tables),
             Against::Runs(r) => compare_runs(r, report, filter, only).map(Outcome::Runs),
             Against::Likely(s) => likely::compare(s, report, filter, only).map(Outcome::Likely),
+            Against::Thesis(t) => trunda::compare(t, report, filter, only).map(Outcome::Thesis),
         }
     }
 }
@@ -119,6 +129,7 @@ impl Outcome {
             Outcome::Tables(c) => render(c, format),
             Outcome::Runs(c) => render_runs(c, format),
             Outcome::Likely(c) => likely::render(c, format),
+            Outcome::Thesis(c) => trunda::render(c, format),
         }
     }
 
@@ -128,6 +139,7 @@ impl Outcome {
             Outcome::Tables(c) => c.summary.line(),
             Outcome::Runs(c) => runs_summary(c).trim_end().to_string(),
             Outcome::Likely(c) => c.summary.line(),
+            Outcome::Thesis(c) => c.summary.line(),
         }
     }
 }

@@ -6,7 +6,11 @@
 //! the samples of every problem but one and searches that one with A*;
 //! `graph_baseline` searches a problem with A* and a classical heuristic.
 //! A fold with adjustments also searches with its network adjusted by the
-//! Delta-sets of its training samples, a row each.
+//! Delta-sets of its training samples, a row each, and with value
+//! adjustments, with classical heuristics adjusted by the Delta-sets of
+//! their values (the thesis's adjustment experiment), a row each; adjusted
+//! rows record their fallbacks to plain h in `run`, and the network's row
+//! its fit to the training samples (`run.fit`, section 5.4.3).
 //!
 //! These run on the worker's blocking threads, not in an isolated child
 //! process: a bootstrap is checkpointed like a training.
@@ -18,7 +22,7 @@ use graphlearn::bootstrap::{Bootstrap, BootstrapSettings, StopReason};
 use graphlearn::ipc::RunRow;
 use graphlearn::labels::{LabelledState, LabellerSettings};
 use graphlearn::mlp::{Loss, TrainSettings, THESIS_DROPOUT, THESIS_HIDDEN};
-use graphlearn::protocol::{run_baselines, run_fold, Configuration, ProtocolSettings, SampleSource};
+use graphlearn::protocol::{run_baselines, run_fold, Configuration, ProtocolSettings, SampleSource, ValueAdjustment};
 use graphlearn::sampling::SearchLimit;
 use graphlearn::Problem;
 use jobs::graphlearn::{self as spec, BootstrapParams, NamedProblem, NetworkParams, SearchParams};
@@ -170,15 +174,20 @@ pub async fn bootstrap(
 fn stored_run(
     domain: String,
     row: &RunRow,
-    configuration: String,
+    learned: bool,
     seed: Option<u64>,
     samples: Option<u64>,
+    fit: Option<&graphlearn::fit::FitStats>,
 ) -> Result<Run, JobError> {
+    let mut run = serde_json::to_value(row).map_err(failed)?;
+    if let Some(f) = fit {
+        run["fit"] = serde_json::to_value(f).map_err(failed)?;
+    }
     Ok(Run {
         domain,
         problem: row.problem.clone(),
-        configuration,
-        learned: samples.is_some(),
+        configuration: row.configuration.clone(),
+        learned,
         seed,
         solved: row.counts(),
         status: row.status.clone(),
@@ -187,7 +196,7 @@ fn stored_run(
         evaluations: row.evaluations,
         seconds: row.time_s,
         samples,
-        run: serde_json::to_value(row).map_err(failed)?,
+        run,
     })
 }
 
@@ -213,13 +222,28 @@ fn protocol(
     }
 }
 
+/// What a fold adjusts: its network, by feature Delta-sets, and classical
+/// heuristics, by value Delta-sets.
+pub struct FoldAdjustments {
+    pub networks: Vec<spec::Adjustment>,
+    pub values: Vec<spec::ValueAdjustment>,
+}
+
+fn adjustment(a: spec::Adjustment) -> Adjustment {
+    match a {
+        spec::Adjustment::Min => Adjustment::Min,
+        spec::Adjustment::Avg => Adjustment::Avg,
+        spec::Adjustment::Shift => Adjustment::Shift,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub async fn fold(
     ctx: &Ctx<'_>,
     domain: String,
     held_out: String,
     c: spec::Configuration,
-    adjustments: Vec<spec::Adjustment>,
+    adjust: FoldAdjustments,
     net: NetworkParams,
     search: SearchParams,
     seed: u64,
@@ -231,15 +255,13 @@ pub async fn fold(
         .position(|p| p.name == held_out)
         .ok_or_else(|| failed(format!("bootstrap {boot} has no problem {held_out}")))?;
     let mut settings = protocol(Some(c), &net, search, vec![], seed);
-    settings.adjustments = adjustments
+    settings.adjustments = adjust.networks.into_iter().map(adjustment).collect();
+    settings.value_adjustments = adjust
+        .values
         .into_iter()
-        .map(|a| match a {
-            spec::Adjustment::Min => Adjustment::Min,
-            spec::Adjustment::Avg => Adjustment::Avg,
-            spec::Adjustment::Shift => Adjustment::Shift,
-        })
+        .map(|v| ValueAdjustment { heuristic: v.heuristic, mode: adjustment(v.mode) })
         .collect();
-    let (rows, samples) = blocking(move || {
+    let (rows, samples, fits) = blocking(move || {
         let mut problems = vec![];
         let mut samples = vec![];
         for p in &stored {
@@ -248,13 +270,16 @@ pub async fn fold(
             samples.push(s);
         }
         let fold = run_fold(&problems, &SampleSource::Given(samples), held, &settings).map_err(|e| e.to_string())?;
-        Ok((fold.rows, fold.samples))
+        Ok((fold.rows, fold.samples, fold.fits))
     })
     .await?;
-    // The network's row, then one per adjustment (named `a3-mse:min`).
+    // The network's row (with its fit), one per adjustment of it (named
+    // `a3-mse:min`), one per value adjustment (`goalcount:min`, not learned).
     let mut tx = ctx.begin().await?;
     for row in &rows {
-        let run = stored_run(domain.clone(), row, row.configuration.clone(), Some(seed), Some(samples as u64))?;
+        let fit = fits.iter().find(|(name, _)| *name == row.configuration).map(|(_, f)| f);
+        let learned = row.configuration.starts_with(&configuration(c).name());
+        let run = stored_run(domain.clone(), row, learned, Some(seed), Some(samples as u64), fit)?;
         schema::graphlearn::insert_run(&mut tx, ctx.key(), &run).await?;
     }
     ctx.complete(tx).await
@@ -275,7 +300,7 @@ pub async fn baseline(
         rows.into_iter().next().ok_or_else(|| "no baseline run".to_string())
     })
     .await?;
-    let run = stored_run(domain, &row, heuristic, None, None)?;
+    let run = stored_run(domain, &row, false, None, None, None)?;
     let mut tx = ctx.begin().await?;
     schema::graphlearn::insert_run(&mut tx, ctx.key(), &run).await?;
     ctx.complete(tx).await

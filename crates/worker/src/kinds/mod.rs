@@ -89,8 +89,18 @@ pub async fn execute(
             )
             .await
         }
-        JobSpec::GraphFold { domain, held_out, configuration, adjustments, network, search, seed } => {
-            graphlearn::fold(&ctx, domain, held_out, configuration, adjustments, network, search, seed).await
+        JobSpec::GraphFold {
+            domain,
+            held_out,
+            configuration,
+            adjustments,
+            value_adjustments,
+            network,
+            search,
+            seed,
+        } => {
+            let adjust = graphlearn::FoldAdjustments { networks: adjustments, values: value_adjustments };
+            graphlearn::fold(&ctx, domain, held_out, configuration, adjust, network, search, seed).await
         }
         JobSpec::GraphBaseline { domain, domain_pddl, problem, heuristic, search } => {
             graphlearn::baseline(&ctx, domain, domain_pddl, problem, heuristic, search).await
