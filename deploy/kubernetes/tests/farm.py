@@ -96,14 +96,23 @@ def queue_key(prefix: str, resource_class: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def jobs_columns() -> set[str]:
+def table_columns(table: str) -> set[str]:
+    """The columns of `table` by the migrations (CREATE TABLE, then ADD COLUMN)."""
     sql = "\n".join(p.read_text() for p in sorted((CRATES / "schema" / "migrations").glob("*.sql")))
-    m = re.search(r"CREATE TABLE jobs\s*\((.*?)\n\);", sql, re.S)
+    m = re.search(rf"CREATE TABLE {table}\s*\((.*?)\n\);", sql, re.S)
     if not m:
-        raise AssertionError("no CREATE TABLE jobs in crates/schema/migrations")
+        raise AssertionError(f"no CREATE TABLE {table} in crates/schema/migrations")
     columns = {line.split()[0] for line in m.group(1).splitlines() if line.strip() and not line.strip().startswith("--")}
-    columns |= set(re.findall(r"ALTER TABLE jobs ADD COLUMN (?:IF NOT EXISTS )?(\w+)", sql))
+    columns |= set(re.findall(rf"ALTER TABLE {table} ADD COLUMN (?:IF NOT EXISTS )?(\w+)", sql))
     return columns
+
+
+def jobs_columns() -> set[str]:
+    return table_columns("jobs")
+
+
+def workers_columns() -> set[str]:
+    return table_columns("workers")
 
 
 # --- reading rendered objects ------------------------------------------------

@@ -18,6 +18,7 @@ from farm import (
     find,
     hfarm_containers,
     jobs_columns,
+    workers_columns,
     kustomize,
     pod_spec,
     quantity,
@@ -75,9 +76,28 @@ def scaled_object_for(objects, workload):
 
 
 def trigger(so, kind):
-    ts = [t for t in so["spec"]["triggers"] if t["type"] == kind]
+    ts = triggers(so, kind)
     assert len(ts) == 1, f"{so['metadata']['name']}: expected one {kind} trigger"
     return ts[0]
+
+
+def triggers(so, kind):
+    return [t for t in so["spec"]["triggers"] if t["type"] == kind]
+
+
+# The lanes a worker of each class pops on a deployed farm, where the GPU
+# workers have CUDA (`jobs::spec::Lane::served(class, cuda = true for GPU
+# workers, cuda_alive = true)`): the queues its autoscaler must watch.
+LANES = {"cpu": ["cpu"], "gpu": ["gpu", "gpu-preferred"]}
+
+
+def test_lanes_are_the_codes():
+    """LANES names lanes the code has, and a CUDA worker serves exactly those."""
+    spec = (Path(__file__).resolve().parents[3] / "crates" / "jobs" / "src" / "spec.rs").read_text()
+    names = set(re.findall(r'Lane::\w+ => "([a-z-]+)"', spec))
+    assert {lane for lanes in LANES.values() for lane in lanes} <= names, names
+    assert re.search(r"Resource::Gpu if cuda => vec!\[Lane::Gpu, Lane::GpuPreferred\]", spec)
+    assert re.search(r"Resource::Cpu => vec!\[Lane::Cpu\]", spec)
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -135,32 +155,39 @@ def test_autoscaler_watches_the_queue_the_workers_pop(overlay):
         cls = worker_class(flags)
         slots = int(worker_setting(flags, "concurrency"))
 
-        redis = trigger(so, "redis")["metadata"]
-        assert redis["listName"] == queue_key(env[env_var("redis_prefix")], cls), name
-        # KEDA reads the address and password from this container's env: the
-        # same values the worker's REDIS_URL is made of.
-        host, port = redis_endpoint(env[env_var("redis_url")])
-        assert env[redis["hostFromEnv"]] == host, name
-        assert int(env[redis["portFromEnv"]]) == port, name
-        password = urlsplit(env[env_var("redis_url")]).password
-        keda_password = redis.get("passwordFromEnv")
-        assert (env.get(keda_password) if keda_password else None) == password, (
-            f"{name}: KEDA's Redis password ({keda_password}) is not the one in REDIS_URL"
-        )
-        assert int(redis.get("databaseIndex", 0)) == 0 and not re.search(r":\d+/\d", env[env_var("redis_url")])
+        # One Redis trigger per lane the class pops, each on that lane's list.
+        watched = sorted(t["metadata"]["listName"] for t in triggers(so, "redis"))
+        assert watched == sorted(queue_key(env[env_var("redis_prefix")], lane) for lane in LANES[cls]), name
+        for t in triggers(so, "redis"):
+            redis = t["metadata"]
+            # KEDA reads the address and password from this container's env: the
+            # same values the worker's REDIS_URL is made of.
+            host, port = redis_endpoint(env[env_var("redis_url")])
+            assert env[redis["hostFromEnv"]] == host, name
+            assert int(env[redis["portFromEnv"]]) == port, name
+            password = urlsplit(env[env_var("redis_url")]).password
+            keda_password = redis.get("passwordFromEnv")
+            assert (env.get(keda_password) if keda_password else None) == password, (
+                f"{name}: KEDA's Redis password ({keda_password}) is not the one in REDIS_URL"
+            )
+            assert int(redis.get("databaseIndex", 0)) == 0 and not re.search(r":\d+/\d", env[env_var("redis_url")])
+            # Jobs per replica = its slots.
+            assert int(redis["listLength"]) == slots, name
 
+        # Running: the jobs workers of this class hold, whatever their lane.
         pg = trigger(so, "postgresql")["metadata"]
         assert pg["connectionFromEnv"] == env_var("database_url"), name
-        query = pg["query"]
-        assert re.search(rf"\bresource\s*=\s*'{cls}'", query) and re.search(r"\bstatus\s*=\s*'running'", query), query
-        assert {"resource", "status"} <= jobs_columns()
+        query = " ".join(pg["query"].split())
+        assert re.search(rf"\bw\.class\s*=\s*'{cls}'", query) and re.search(r"\bstatus\s*=\s*'running'", query), query
+        assert re.search(r"JOIN workers w ON j\.worker LIKE w\.id \|\| '/%'", query), query
+        assert {"worker", "status"} <= jobs_columns() and {"id", "class"} <= workers_columns()
 
-        # Jobs per replica = its slots: the per-trigger targets and the formula's.
-        assert int(redis["listLength"]) == slots and float(pg["targetQueryValue"]) == slots, name
+        assert float(pg["targetQueryValue"]) == slots, name
         mods = so["spec"]["advanced"]["scalingModifiers"]
         assert float(mods["target"]) == slots and mods["metricType"] == "AverageValue", name
-        queue_name, running_name = trigger(so, "redis")["name"], trigger(so, "postgresql")["name"]
-        assert re.fullmatch(rf"\s*{queue_name}\s*\+\s*{running_name}\s*", mods["formula"]), mods["formula"]
+        # The formula sums every trigger, each once.
+        terms = [x.strip() for x in mods["formula"].split("+")]
+        assert sorted(terms) == sorted(t["name"] for t in so["spec"]["triggers"]), mods["formula"]
 
         # A job of a lost worker stays `running` until its lease expires: the
         # class must not go to sleep sooner.
@@ -336,8 +363,8 @@ def test_readme_recipe_moves_images_and_prefix_together(tmp_path):
     for w, wc, flags in workers(objects):
         env, _ = container_env(wc, objects)
         assert env[env_var("redis_prefix")] == "lab-a"
-        listname = trigger(scaled_object_for(objects, w), "redis")["metadata"]["listName"]
-        assert listname == queue_key("lab-a", worker_class(flags))
+        listnames = sorted(t["metadata"]["listName"] for t in triggers(scaled_object_for(objects, w), "redis"))
+        assert listnames == sorted(queue_key("lab-a", lane) for lane in LANES[worker_class(flags)])
         cuda = "-cuda" if worker_class(flags) == "gpu" else ""
         assert wc["image"] == f"registry.example.com/lab/hfarm{cuda}:0.1.0"
 
