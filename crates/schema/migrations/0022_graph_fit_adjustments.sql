@@ -14,6 +14,9 @@
 --   5.18/5.19; MSE against LogMSE, section 5.5, by configuration).
 -- * report_correlation: Pearson's r of feature distance (L1, L2, L-inf)
 --   against |h* difference| per alpha over the bootstraps' samples (5.3.1).
+-- * report_features gains feature_len_thesis: Table 5.1's length, without
+--   the predicate symbols' single-vertex graphs (count 1 in every state;
+--   graphlearn::adjust::thesis_len), NULL for bootstraps stored before.
 CREATE VIEW report_adjustments AS
 SELECT ej.experiment,
        g.domain,
@@ -76,4 +79,19 @@ FROM graph_bootstraps b
 JOIN experiment_jobs ej ON ej.job = b.job
 CROSS JOIN LATERAL jsonb_array_elements(b.features) f
 WHERE f ? 'correlation'
+GROUP BY ej.experiment, b.domain, f->>'alpha';
+
+CREATE OR REPLACE VIEW report_features AS
+SELECT ej.experiment,
+       b.domain,
+       (f->>'alpha')                          AS alpha,
+       count(*)                               AS bootstraps,
+       avg((f->>'samples')::float8)::bigint   AS samples,
+       avg((f->>'feature_len')::float8)       AS feature_len,
+       avg((f->>'mean_range')::float8)        AS mean_range,
+       avg((f->>'mean_std')::float8)          AS mean_std,
+       avg((f->>'feature_len_thesis')::float8) AS feature_len_thesis
+FROM graph_bootstraps b
+JOIN experiment_jobs ej ON ej.job = b.job
+CROSS JOIN LATERAL jsonb_array_elements(b.features) f
 GROUP BY ej.experiment, b.domain, f->>'alpha';

@@ -30,7 +30,9 @@ pub enum Table {
     /// Trunda, section 5: coverage and IPC scores per configuration (`[[graphlearn]]`).
     Coverage,
     /// Trunda, Tables 5.1-5.3: feature-vector length, mean Delta-set range
-    /// and mean std of h* per alpha, over the bootstraps' samples (`[[graphlearn]]`).
+    /// and mean std of h* per alpha, over the bootstraps' samples, and the
+    /// length as Table 5.1 counts it (`feature_len_thesis`, migration 0022)
+    /// (`[[graphlearn]]`).
     Features,
     /// Trunda, adjusted heuristics (networks' and the value adjustments of
     /// section 5.2.2): runs, solved, runs that fell back to plain h on some
@@ -187,7 +189,7 @@ fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Ve
             "report_features",
             vec!["domain", "alpha"],
             vec!["bootstraps", "samples"],
-            vec!["feature_len", "mean_range", "mean_std"],
+            vec!["feature_len", "mean_range", "mean_std", "feature_len_thesis"],
         ),
         Table::Adjustments => (
             "report_adjustments",
