@@ -4,7 +4,9 @@
 //! pddlsl-runs`, beside the authors' per-run results (mean ± std over their
 //! seeds), each of their checkpoints beside ours of the same kind; with
 //! `--against marom-rosman`, a `[[likely]]` experiment's suboptimality and
-//! efficiency beside the supplement's Tables 7-12.
+//! efficiency beside the supplement's Tables 7-12; with `--against trunda`,
+//! a `[[graphlearn]]` experiment's features, fit and coverage beside the
+//! numbers of the thesis's chapter 5.
 
 use std::process::ExitCode;
 
@@ -40,12 +42,13 @@ pub struct Args {
     /// Beside the published tables, cell by cell: a name (ijcai24) or the path of a
     /// fixture of that form (reports/published/); or pddlsl-runs, the authors' per-run
     /// accuracy (IBM/pddlsl results_training*.ods), per split, checkpoint and metric;
-    /// or marom-rosman, the supplement's Tables 7-12 (--table suboptimality|efficiency).
+    /// or marom-rosman, the supplement's Tables 7-12 (--table suboptimality|efficiency);
+    /// or trunda, the thesis's Tables 5.1-5.3 and sections 5.4.3-5.4.4 (--table features|fit|coverage).
     /// Prints ours, theirs, z = (ours - theirs) / their std and a mark where ours is
     /// outside their mean ± 2 std.
     #[arg(long, value_name = "NAME|PATH")]
     pub against: Option<String>,
-    /// With --against: only this published table (e.g. 2, 5, 12), its repeated
+    /// With --against: only this published table (e.g. 2, 5, 12; trunda: a section, 5.2), its repeated
     /// configurations included (by default each configuration once); with
     /// pddlsl-runs, their split (test or test2) that our test split stands beside,
     /// alone (by default both are listed and ours stands beside test2).
@@ -71,7 +74,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         None => None,
         Some(name) => {
             if table == Table::Curves {
-                bail!("--against compares --table accuracy, planning, suboptimality or efficiency");
+                bail!("--against compares --table accuracy, planning, suboptimality, efficiency, features, fit or coverage");
             }
             if !matches!(format, Format::Md | Format::Csv | Format::Json) {
                 bail!("--against prints --format md, csv or json");
