@@ -1,14 +1,40 @@
 //! grids/quick.toml (the README's demo) end to end through the real Redis
-//! and PostgreSQL, and every cell of its report tables filled.
+//! and PostgreSQL on a CPU-only farm (neither worker advertises CUDA, whatever
+//! this machine has): every cell of its report tables filled, and no slot
+//! idle while a job of a lane it serves is queued.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use coordinator::scheduler::{run_scheduler, SchedulerConfig};
+use jobs::spec::Lane;
+use jobs::Resource;
 use queue::Queue;
 use schema::reports::{self as report, Cell, Filter, Table};
 use schema::testing::TestDatabase;
 use schema::JobStatus;
-use worker::{run_worker, TrainGroups, WorkerConfig};
+use worker::run::run_worker_advertising;
+use worker::{TrainGroups, WorkerConfig};
+
+/// Per sample: slots with no running job while a job of a lane their
+/// worker serves is queued. Slots are `{worker}/{i}` for i < slots.
+async fn idle_with_work(db: &TestDatabase, workers: &[(&str, Resource, usize)]) -> Vec<String> {
+    let busy: Vec<(String,)> =
+        sqlx::query_as("SELECT DISTINCT worker FROM jobs WHERE status = 'running'").fetch_all(&db.pool).await.unwrap();
+    let queued = schema::lifecycle::queued_by_lane(&db.pool).await.unwrap();
+    let mut out = vec![];
+    for &(name, class, slots) in workers {
+        let served = Lane::served(class, false, false);
+        let waiting = queued.iter().any(|(lane, n)| *n > 0 && served.contains(lane));
+        for i in 0..slots {
+            let slot = format!("{name}/{i}");
+            if waiting && !busy.iter().any(|(w,)| *w == slot) {
+                out.push(slot);
+            }
+        }
+    }
+    out
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
@@ -34,9 +60,15 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
         plan_group: 16,
         ..WorkerConfig::in_process("gpu", "gpu")
     };
-    let w1 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), cpu, stop.clone()));
-    let w2 = tokio::spawn(run_worker(db.pool.clone(), queue.clone(), gpu, stop.clone()));
+    let workers = [("cpu", Resource::Cpu, cpu.concurrency), ("gpu", Resource::Gpu, gpu.concurrency)];
+    let w1 = tokio::spawn(run_worker_advertising(db.pool.clone(), queue.clone(), cpu, false, stop.clone()));
+    let w2 = tokio::spawn(run_worker_advertising(db.pool.clone(), queue.clone(), gpu, false, stop.clone()));
     let started = Instant::now();
+    // A slot counts as idle with work when it stays so for a whole second
+    // (a slot between two jobs, or a job just announced, is not).
+    const SAMPLE: Duration = Duration::from_millis(100);
+    let mut idle_since: HashMap<String, Instant> = HashMap::new();
+    let mut worst: Vec<(String, f64)> = vec![];
     loop {
         let st = coordinator::status(&db.pool, experiment).await.unwrap();
         if st.jobs[JobStatus::Succeeded] == total {
@@ -44,11 +76,41 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
         }
         assert_eq!(st.jobs[JobStatus::Dead], 0, "{st:?}");
         assert!(started.elapsed() < Duration::from_secs(1800), "not done in 30 minutes: {st:?}");
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        let now = Instant::now();
+        let idle = idle_with_work(&db, &workers).await;
+        idle_since.retain(|slot, _| idle.contains(slot));
+        for slot in idle {
+            let since = *idle_since.entry(slot.clone()).or_insert(now);
+            if now.duration_since(since) >= Duration::from_secs(1) {
+                worst.push((slot, now.duration_since(since).as_secs_f64()));
+            }
+        }
+        tokio::time::sleep(SAMPLE).await;
     }
-    println!("quick grid: {total} jobs in {:.0} s", started.elapsed().as_secs_f64());
+    println!("quick grid on a CPU-only farm: {total} jobs in {:.0} s", started.elapsed().as_secs_f64());
     stop_tx.send(true).unwrap();
     let _ = tokio::join!(sched, w1, w2);
+    assert!(worst.is_empty(), "slots idle for a second or more while a job they may take was queued: {worst:?}");
+
+    // The relational models' learned plan jobs (GPU-preferring) ran on both
+    // workers' slots, the CPU worker's included; training stayed with the
+    // GPU-class worker.
+    let by_worker: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT split_part(worker, '/', 1), count(*) FROM jobs WHERE kind = 'plan' AND resource = 'gpu' GROUP BY 1",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    assert!(
+        by_worker.iter().any(|(w, n)| w == "cpu" && *n > 0),
+        "no learned plan job ran on a CPU slot: {by_worker:?}"
+    );
+    let (trained_off_gpu,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM jobs WHERE kind = 'train' AND worker NOT LIKE 'gpu/%'")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(trained_off_gpu, 0);
 
     // Compatible train jobs (same domain and model) trained as stacked
     // groups: one slot held several at once.
@@ -62,7 +124,7 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     assert!(grouped > 0, "no train jobs shared a group");
 
     // Learned plan jobs of one model searched at once (the NLM's and HGN's
-    // go to the GPU-class worker, whose slots take up to 16): grouped runs
+    // that the GPU-class worker took: its slots take up to 16): grouped runs
     // record no forward passes of their own. Each equals the one-search
     // path on the same model and instance.
     let rows: Vec<(String, String, String, String, Option<i32>, i64)> = sqlx::query_as(

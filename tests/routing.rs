@@ -1,8 +1,8 @@
 //! Routing through the real Redis and PostgreSQL: jobs that prefer a GPU
 //! (`jobs::spec::Lane::GpuPreferred`, the relational models' learned plan
 //! jobs) run on whatever slot is free while no worker has CUDA, and stay
-//! with the GPU while one does; on a CPU-only farm the quick grid runs with
-//! no slot idle while a job it may take is queued.
+//! with the GPU while one does. (A CPU-only farm running the quick grid with
+//! no slot idle while a job it may take is queued: tests/quick_grid.rs.)
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ use schema::testing::TestDatabase;
 use schema::JobStatus;
 use support::servers::{redis_url, TestKeys};
 use worker::run::run_worker_advertising;
-use worker::{TrainGroups, WorkerConfig};
+use worker::WorkerConfig;
 
 /// Submits `n` no-op jobs from `first` on, placed on the GPU class: a CPU
 /// kind placed on the GPU is exactly what a GPU-preferring job is (its lane
@@ -106,100 +106,4 @@ async fn gpu_preferring_jobs_run_on_cpu_slots_without_cuda_and_on_the_gpu_with_i
             .await
             .unwrap();
     assert_eq!((leases, attempts), (0, 0), "each job claimed once, no lease left");
-}
-
-/// Per sample: slots with no running job while a job of a lane their
-/// worker serves is queued. Slots are `{worker}/{i}` for i < slots.
-async fn idle_with_work(db: &TestDatabase, workers: &[(&str, Resource, usize)]) -> Vec<String> {
-    let busy: Vec<(String,)> =
-        sqlx::query_as("SELECT DISTINCT worker FROM jobs WHERE status = 'running'").fetch_all(&db.pool).await.unwrap();
-    let queued = schema::lifecycle::queued_by_lane(&db.pool).await.unwrap();
-    let mut out = vec![];
-    for &(name, class, slots) in workers {
-        let served = Lane::served(class, false, false);
-        let waiting = queued.iter().any(|(lane, n)| *n > 0 && served.contains(lane));
-        for i in 0..slots {
-            let slot = format!("{name}/{i}");
-            if waiting && !busy.iter().any(|(w,)| *w == slot) {
-                out.push(slot);
-            }
-        }
-    }
-    out
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_cpu_only_farm_runs_the_quick_grid_with_no_slot_idle_while_a_job_it_may_take_is_queued() {
-    let db = TestDatabase::create().await;
-    let prefix = TestKeys::new(&db.name);
-    let queue = Queue::connect(&redis_url(), &prefix).await.expect("tests need Redis");
-    let text = support::repo_file("grids/quick.toml");
-    let submitted =
-        coordinator::submit(Some(&db.pool), &text, "quick.toml", false, &coordinator::cost::CostModel::defaults())
-            .await
-            .unwrap();
-    let experiment = submitted.experiment.unwrap();
-    let total: i64 = submitted.jobs.values().map(|&n| n as i64).sum();
-
-    let (stop_tx, stop) = tokio::sync::watch::channel(false);
-    let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), SchedulerConfig::default(), stop.clone()));
-    // As tests/quick_grid.rs, but neither worker has CUDA, whatever this machine has.
-    let cpu = WorkerConfig { lease_s: 60.0, ..WorkerConfig::in_process("cpu", "cpu") };
-    let gpu = WorkerConfig {
-        lease_s: 60.0,
-        train_group: TrainGroups::all(8),
-        plan_group: 16,
-        ..WorkerConfig::in_process("gpu", "gpu")
-    };
-    let workers = [("cpu", Resource::Cpu, cpu.concurrency), ("gpu", Resource::Gpu, gpu.concurrency)];
-    let w1 = tokio::spawn(run_worker_advertising(db.pool.clone(), queue.clone(), cpu, false, stop.clone()));
-    let w2 = tokio::spawn(run_worker_advertising(db.pool.clone(), queue.clone(), gpu, false, stop.clone()));
-    let started = Instant::now();
-    // A slot counts as idle with work when it stays so for a whole second
-    // (a slot between two jobs, or a job just announced, is not).
-    const SAMPLE: Duration = Duration::from_millis(100);
-    let mut idle_since: HashMap<String, Instant> = HashMap::new();
-    let mut worst: Vec<(String, f64)> = vec![];
-    loop {
-        let st = coordinator::status(&db.pool, experiment).await.unwrap();
-        if st.jobs[JobStatus::Succeeded] == total {
-            break;
-        }
-        assert_eq!(st.jobs[JobStatus::Dead], 0, "{st:?}");
-        assert!(started.elapsed() < Duration::from_secs(1800), "not done in 30 minutes: {st:?}");
-        let now = Instant::now();
-        let idle = idle_with_work(&db, &workers).await;
-        idle_since.retain(|slot, _| idle.contains(slot));
-        for slot in idle {
-            let since = *idle_since.entry(slot.clone()).or_insert(now);
-            if now.duration_since(since) >= Duration::from_secs(1) {
-                worst.push((slot, now.duration_since(since).as_secs_f64()));
-            }
-        }
-        tokio::time::sleep(SAMPLE).await;
-    }
-    println!("quick grid on a CPU-only farm: {total} jobs in {:.0} s", started.elapsed().as_secs_f64());
-    stop_tx.send(true).unwrap();
-    let _ = tokio::join!(sched, w1, w2);
-    assert!(worst.is_empty(), "slots idle for a second or more while a job they may take was queued: {worst:?}");
-
-    // The relational models' learned plan jobs (GPU-preferring) ran on both
-    // workers' slots, the CPU worker's included.
-    let by_worker: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT split_part(worker, '/', 1), count(*) FROM jobs WHERE kind = 'plan' AND resource = 'gpu' GROUP BY 1",
-    )
-    .fetch_all(&db.pool)
-    .await
-    .unwrap();
-    assert!(
-        by_worker.iter().any(|(w, n)| w == "cpu" && *n > 0),
-        "no learned plan job ran on a CPU slot: {by_worker:?}"
-    );
-    // Training stayed with the GPU-class worker.
-    let (trained_on_cpu,): (i64,) =
-        sqlx::query_as("SELECT count(*) FROM jobs WHERE kind = 'train' AND worker NOT LIKE 'gpu/%'")
-            .fetch_one(&db.pool)
-            .await
-            .unwrap();
-    assert_eq!(trained_on_cpu, 0);
 }
