@@ -81,6 +81,11 @@ impl Ilg {
         g
     }
 
+    /// Static atoms are atoms `0..num_static()`, first in every [`Nodes`].
+    pub fn num_static(&self) -> usize {
+        self.num_static
+    }
+
     pub fn num_atoms(&self) -> usize {
         self.atom_pred.len()
     }

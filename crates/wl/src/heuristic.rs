@@ -9,12 +9,13 @@ use planner::Task;
 
 use crate::graph::Ilg;
 use crate::model::Model;
-use crate::refine::{initial_keys, refine, Scratch};
+use crate::refine::{initial_keys, refine, Scratch, StaticPart, UNSEEN};
 
 pub struct WlHeuristic {
     model: Arc<Model>,
     ilg: Ilg,
     keys: Vec<[u64; 3]>,
+    statics: StaticPart,
     scratch: Scratch,
 }
 
@@ -29,7 +30,8 @@ impl WlHeuristic {
         }
         let ilg = Ilg::new(task);
         let keys = initial_keys(&ilg);
-        Ok(WlHeuristic { model, ilg, keys, scratch: Scratch::default() })
+        let statics = StaticPart::new(&ilg, &keys, &model.dictionary);
+        Ok(WlHeuristic { model, ilg, keys, statics, scratch: Scratch::default() })
     }
 
     pub fn value(&mut self, state: &[u64]) -> f64 {
@@ -41,8 +43,17 @@ impl WlHeuristic {
             state,
             m.iterations(),
             &mut self.scratch,
+            Some(&self.statics),
             &mut |t, k| m.dictionary.get(t, k),
-            &mut |c| h += m.weights[c as usize],
+            &mut |cs| {
+                let mut sum = 0.0;
+                for &c in cs {
+                    if c != UNSEEN {
+                        sum += m.weights[c as usize];
+                    }
+                }
+                h += sum
+            },
         );
         h
     }

@@ -18,7 +18,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::graph::{Ilg, Nodes};
+use crate::graph::{Description, Ilg, Nodes};
 
 /// The colour a node gets from a pair that no training state had.
 pub const UNSEEN: u32 = u32::MAX;
@@ -144,52 +144,77 @@ pub struct Scratch {
 
 /// Runs `iterations` rounds of refinement on `state`'s graph, naming
 /// colours with `name(t, key)` (inserting or looking up), and calls `visit`
-/// with every node's colour at every iteration (0 included), unseen ones left out.
+/// with the nodes' colours at every iteration (0 included; objects, then
+/// atoms), [`UNSEEN`] among them. Slices, not single colours: a caller that
+/// sums weights keeps its sum in a register over a whole slice.
+/// `statics`, when given, must come from the dictionary `name` looks up in.
+#[allow(clippy::too_many_arguments)] // distinct roles: bundling them would only rename them
 pub fn refine(
     ilg: &Ilg,
     initial_keys: &[[u64; 3]],
     state: &[u64],
     iterations: usize,
     scratch: &mut Scratch,
+    statics: Option<&StaticPart>,
     name: &mut impl FnMut(usize, u64) -> u32,
-    visit: &mut impl FnMut(u32),
+    visit: &mut impl FnMut(&[u32]),
 ) {
     let s = scratch;
     ilg.nodes(state, &mut s.nodes);
     let n_obj = ilg.num_objects;
-    let object0 = name(0, object_key());
+    // Static atoms come first in the node list (`Ilg::nodes`).
+    let n_static = if statics.is_some() { ilg.num_static() } else { 0 };
+    let object0 = statics.map_or_else(|| name(0, object_key()), |p| p.object0);
     s.obj.clear();
     s.obj.resize(n_obj, object0);
     s.atom.clear();
     for (&a, &d) in s.nodes.atoms.iter().zip(&s.nodes.descriptions) {
-        s.atom.push(name(0, initial_keys[ilg.predicate(a) as usize][d as usize]));
+        s.atom.push(match statics {
+            Some(p) => p.colour[0][a as usize][d as usize],
+            None => name(0, initial_keys[ilg.predicate(a) as usize][d as usize]),
+        });
     }
-    let visit_all = |cols: &[u32], visit: &mut dyn FnMut(u32)| {
-        for &c in cols {
-            if c != UNSEEN {
-                visit(c);
+    visit(&s.obj);
+    visit(&s.atom);
+    for t in 1..=iterations {
+        // What static atoms send to objects at iterations 1 and 2 comes from
+        // their colours at 0 and 1, which no state changes.
+        let known = statics.filter(|_| t <= 2);
+        s.acc.clear();
+        s.obj_blocked.clear();
+        match known {
+            Some(p) => {
+                s.acc.extend_from_slice(&p.acc[t - 1]);
+                s.obj_blocked.extend_from_slice(&p.blocked[t - 1]);
+            }
+            None => {
+                s.acc.resize(n_obj, 0);
+                s.obj_blocked.resize(n_obj, false);
             }
         }
-    };
-    visit_all(&s.obj, visit);
-    visit_all(&s.atom, visit);
-    for t in 1..=iterations {
-        s.acc.clear();
-        s.acc.resize(n_obj, 0);
-        s.obj_blocked.clear();
-        s.obj_blocked.resize(n_obj, false);
         s.atom_next.clear();
         for (i, &a) in s.nodes.atoms.iter().enumerate() {
             let c = s.atom[i];
+            let is_static = i < n_static;
+            let sends = !(is_static && known.is_some());
             let args = ilg.args(a);
+            if let (Some(p), 1) = (statics, t) {
+                // Every object has colour `object0` at iteration 0: an atom's
+                // colour at 1 follows from its own, precomputed.
+                if sends {
+                    for (r, &o) in args.iter().enumerate() {
+                        send(&mut s.acc, &mut s.obj_blocked, c, r, o);
+                    }
+                }
+                s.atom_next.push(p.colour[1][a as usize][s.nodes.descriptions[i] as usize]);
+                continue;
+            }
             let mut key = combine(t as u64, c as u64);
             let mut blocked = c == UNSEEN;
             for (r, &o) in args.iter().enumerate() {
                 let oc = s.obj[o as usize];
-                if c == UNSEEN {
-                    s.obj_blocked[o as usize] = true;
-                } else {
-                    s.acc[o as usize] = s.acc[o as usize].wrapping_add(mix(((c as u64) << 16) ^ (r as u64 + 1)));
+                if sends {
+                    send(&mut s.acc, &mut s.obj_blocked, c, r, o);
                 }
                 blocked |= oc == UNSEEN;
                 key = combine(key, ((oc as u64) << 16) ^ r as u64);
@@ -207,8 +232,77 @@ pub fn refine(
         }
         std::mem::swap(&mut s.obj, &mut s.obj_next);
         std::mem::swap(&mut s.atom, &mut s.atom_next);
-        visit_all(&s.obj, visit);
-        visit_all(&s.atom, visit);
+        visit(&s.obj);
+        visit(&s.atom);
+    }
+}
+
+/// An atom of colour `c` at argument position `r` of object `o`: adds to
+/// the object's multiset hash, or blocks the object when `c` is unseen.
+fn send(acc: &mut [u64], blocked: &mut [bool], c: u32, r: usize, o: u32) {
+    if c == UNSEEN {
+        blocked[o as usize] = true;
+    } else {
+        acc[o as usize] = acc[o as usize].wrapping_add(mix(((c as u64) << 16) ^ (r as u64 + 1)));
+    }
+}
+
+/// The part of refinement no state changes, against a fixed dictionary: at
+/// iteration 0 every object has one colour, so every atom's colours at
+/// iterations 0 and 1 follow from its predicate, arguments' count and
+/// description alone, and static atoms (present in every state) send the
+/// same to objects at iterations 1 and 2. Precomputed once per task, they
+/// leave a search's evaluation one hash lookup per object at iteration 1
+/// and one per node from iteration 2 on (miconic's `above`, rovers'
+/// `visible` and `can_traverse` are most of their graphs).
+#[derive(Debug, Clone)]
+pub struct StaticPart {
+    object0: u32,
+    /// Every atom's colours at iterations 0 and 1, by [`Description`].
+    colour: [Vec<[u32; 3]>; 2],
+    /// Static atoms' sums (and blocks) per object, sent at iterations 1 and 2.
+    acc: [Vec<u64>; 2],
+    blocked: [Vec<bool>; 2],
+}
+
+impl StaticPart {
+    pub fn new(ilg: &Ilg, initial_keys: &[[u64; 3]], dict: &Dictionary) -> StaticPart {
+        let n_obj = ilg.num_objects;
+        let object0 = dict.get(0, object_key());
+        let atoms = 0..ilg.num_atoms() as u32;
+        let c0: Vec<[u32; 3]> =
+            atoms.clone().map(|a| initial_keys[ilg.predicate(a) as usize].map(|k| dict.get(0, k))).collect();
+        let c1: Vec<[u32; 3]> = atoms
+            .clone()
+            .zip(&c0)
+            .map(|(a, cs)| {
+                cs.map(|c| {
+                    let mut key = combine(1, c as u64);
+                    for r in 0..ilg.args(a).len() {
+                        key = combine(key, ((object0 as u64) << 16) ^ r as u64);
+                    }
+                    let blocked = c == UNSEEN || object0 == UNSEEN || dict.iterations() == 0;
+                    if blocked {
+                        UNSEEN
+                    } else {
+                        dict.get(1, combine(key, 0xa70))
+                    }
+                })
+            })
+            .collect();
+        let fact = Description::Fact as usize;
+        let sums = |cols: &[[u32; 3]]| {
+            let (mut acc, mut blocked) = (vec![0u64; n_obj], vec![false; n_obj]);
+            for a in 0..ilg.num_static() as u32 {
+                for (r, &o) in ilg.args(a).iter().enumerate() {
+                    send(&mut acc, &mut blocked, cols[a as usize][fact], r, o);
+                }
+            }
+            (acc, blocked)
+        };
+        let (acc0, blocked0) = sums(&c0);
+        let (acc1, blocked1) = sums(&c1);
+        StaticPart { object0, colour: [c0, c1], acc: [acc0, acc1], blocked: [blocked0, blocked1] }
     }
 }
 
@@ -240,7 +334,9 @@ pub fn features_train(
 ) -> Vec<(u32, f64)> {
     let mut cols = vec![];
     let iterations = dict.iterations();
-    refine(ilg, keys, state, iterations, scratch, &mut |t, k| dict.insert(t, k), &mut |c| cols.push(c));
+    refine(ilg, keys, state, iterations, scratch, None, &mut |t, k| dict.insert(t, k), &mut |cs| {
+        cols.extend(cs.iter().filter(|&&c| c != UNSEEN))
+    });
     counts(&mut cols)
 }
 
@@ -253,7 +349,9 @@ pub fn features(
     scratch: &mut Scratch,
 ) -> Vec<(u32, f64)> {
     let mut cols = vec![];
-    refine(ilg, keys, state, dict.iterations(), scratch, &mut |t, k| dict.get(t, k), &mut |c| cols.push(c));
+    refine(ilg, keys, state, dict.iterations(), scratch, None, &mut |t, k| dict.get(t, k), &mut |cs| {
+        cols.extend(cs.iter().filter(|&&c| c != UNSEEN))
+    });
     counts(&mut cols)
 }
 
@@ -302,7 +400,7 @@ mod tests {
         // Three objects, three different neighbourhoods (a: ontable+under c, b: ontable+clear, c: on a+clear).
         let mut scratch = Scratch::default();
         let mut obj = vec![];
-        refine(&ilg, &keys, &s, 1, &mut scratch, &mut |t, k| d1.get(t, k), &mut |c| obj.push(c));
+        refine(&ilg, &keys, &s, 1, &mut scratch, None, &mut |t, k| d1.get(t, k), &mut |cs| obj.extend_from_slice(cs));
         let it1_objects: std::collections::BTreeSet<u32> = scratch.obj.iter().copied().collect();
         assert_eq!(it1_objects.len(), 3);
         assert!(obj.iter().all(|&c| c != UNSEEN));
