@@ -56,6 +56,53 @@ async fn submit_then_status_then_resubmit_reuses_everything() {
     assert_ne!(v2["experiment"], v["experiment"]);
 }
 
+/// `hfarm status --wait`: returns when nothing is left to run, with exit
+/// status 3 when a job died, 4 when its --timeout ran out first, 0 otherwise
+/// (1 and 2 are clap's and anyhow's: an error, a usage error).
+#[tokio::test]
+async fn status_wait_says_by_its_exit_status_whether_jobs_died_or_time_ran_out() {
+    let db = TestDatabase::create().await;
+    let out = hfarm(&["submit", SMOKE, "--json"], &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let id =
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["experiment"].as_str().unwrap().to_string();
+
+    // 72 pending jobs and no worker: the wait gives up.
+    let started = std::time::Instant::now();
+    let out = hfarm(&["status", "smoke", "--wait", "--timeout", "1"], &db.url);
+    assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pending    72"), "{}", String::from_utf8_lossy(&out.stdout));
+    // Without --wait, the counts and 0.
+    assert_eq!(hfarm(&["status", &id, "--once"], &db.url).status.code(), Some(0));
+
+    // Everything cancelled but one job dead: nothing left to run, one died.
+    let (dead,): (String,) = sqlx::query_as(
+        "UPDATE jobs SET status = 'dead' WHERE key = (SELECT job FROM experiment_jobs WHERE experiment = $1::uuid
+         ORDER BY job LIMIT 1) RETURNING key",
+    )
+    .bind(&id)
+    .fetch_one(&db.pool)
+    .await
+    .unwrap();
+    let out = hfarm(&["cancel", &id, "--json"], &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = hfarm(&["status", "smoke", "--wait", "--json"], &db.url);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["jobs"]["dead"].as_i64(), v["jobs"]["cancelled"].as_i64()), (Some(1), Some(71)), "{v}");
+
+    // Retried and cancelled again: nothing died, exit 0.
+    sqlx::query("UPDATE jobs SET status = 'cancelled' WHERE key = $1").bind(&dead).execute(&db.pool).await.unwrap();
+    assert_eq!(hfarm(&["status", &id, "--wait"], &db.url).status.code(), Some(0));
+    // --timeout needs --wait, and a positive number.
+    let out = hfarm(&["status", &id, "--timeout", "5"], &db.url);
+    assert_eq!(out.status.code(), Some(2), "clap's usage error");
+    let out = hfarm(&["status", &id, "--wait", "--timeout", "0"], &db.url);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("expected a positive number of seconds, got `0`"), "{err}");
+}
+
 #[test]
 fn dry_run_needs_no_database_and_malformed_grids_name_the_key() {
     let out = hfarm(&["submit", SMOKE, "--dry-run", "--json"], "postgres://nobody@127.0.0.1:1/none");

@@ -39,18 +39,6 @@ pub struct SubmitArgs {
     pub db: Database,
 }
 
-#[derive(clap::Args)]
-pub struct StatusArgs {
-    pub experiment: uuid::Uuid,
-    #[arg(long)]
-    pub json: bool,
-    /// Print the counts once instead of a live progress bar on a terminal.
-    #[arg(long)]
-    pub once: bool,
-    #[command(flatten)]
-    pub db: Database,
-}
-
 /// Where Redis is, and the key prefix that separates farms sharing it.
 #[derive(clap::Args)]
 pub struct Redis {
@@ -308,48 +296,5 @@ pub fn submit(a: SubmitArgs) -> Result<ExitCode> {
             eprintln!("  {n} new, {r} reused from earlier submissions");
         }
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn status(a: StatusArgs) -> Result<ExitCode> {
-    use std::io::{IsTerminal, Write};
-    let live = !a.json && !a.once && std::io::stdout().is_terminal();
-    runtime()?.block_on(async {
-        let pool = schema::connect(&a.db.database_url).await?;
-        loop {
-            let report = coordinator::status(&pool, a.experiment).await?;
-            if a.json {
-                println!("{}", serde_json::to_string(&report)?);
-                return Ok::<_, anyhow::Error>(());
-            }
-            if !live {
-                println!("experiment {} ({})", report.experiment, report.name);
-                for (state, n) in report.jobs.iter() {
-                    println!("  {:10} {n}", state.as_str());
-                }
-                return Ok(());
-            }
-            // A live bar, redrawn until nothing is left to run (Ctrl-C leaves).
-            let total = report.jobs.total();
-            let finished = report.jobs.finished();
-            let width = 40usize;
-            let filled = if total == 0 { width } else { (finished as usize * width) / total as usize };
-            let detail: Vec<String> =
-                report.jobs.iter().filter(|(_, n)| *n > 0).map(|(s, n)| format!("{s} {n}")).collect();
-            print!(
-                "\r{} [{}{}] {finished}/{total}  {}\x1b[K",
-                report.name,
-                "#".repeat(filled),
-                ".".repeat(width - filled),
-                detail.join(", ")
-            );
-            std::io::stdout().flush()?;
-            if report.jobs.active() == 0 {
-                println!();
-                return Ok(());
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        }
-    })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -39,7 +39,15 @@ pub struct ListArgs {
     pub db: Database,
 }
 
+/// Exit codes of `hfarm status`: 0 when nothing died; these otherwise (1 is
+/// any error, 2 a usage error, as clap exits).
+pub const EXIT_DEAD: u8 = 3;
+pub const EXIT_TIMED_OUT: u8 = 4;
+
 #[derive(clap::Args)]
+#[command(after_help = "Exit status: 0; 3 when some job of the experiment is dead (out of attempts: `hfarm retry` \
+    sends it back); 4 when --wait's --timeout ran out first; 1 on any other error (the database unreachable, \
+    no such experiment); 2 on a usage error.")]
 pub struct StatusArgs {
     #[command(flatten)]
     pub experiment: Experiment,
@@ -49,8 +57,23 @@ pub struct StatusArgs {
     /// Print the counts once instead of a live progress bar on a terminal.
     #[arg(long)]
     pub once: bool,
+    /// Return only when no job is left to run (pending, queued, running or
+    /// failed and due for another attempt), then print the counts: for
+    /// scripts and CI (`hfarm submit grid.toml && hfarm status NAME --wait`).
+    #[arg(long)]
+    pub wait: bool,
+    /// With --wait: give up after this many seconds (exit status 4).
+    #[arg(long, requires = "wait", value_parser = positive_seconds)]
+    pub timeout: Option<f64>,
     #[command(flatten)]
     pub db: Database,
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("expected a positive number of seconds, got `{s}`")),
+    }
 }
 
 #[derive(clap::Args)]
@@ -218,14 +241,76 @@ pub async fn render_list(pool: &PgPool, name: Option<&str>, json: bool) -> Resul
     Ok(out)
 }
 
-/// `hfarm status EXPERIMENT` by name or id: `hfarm status`'s output for the
-/// experiment it resolves to.
+/// `hfarm status EXPERIMENT` (by name or id): the job counts, once, as a live
+/// bar on a terminal until nothing is left to run, or (`--wait`) printed when
+/// nothing is left. The exit status says whether a job died ([`exit_code`]).
 pub fn status(a: StatusArgs) -> Result<ExitCode> {
-    let id = runtime()?.block_on(async {
+    use std::io::{IsTerminal, Write};
+    let live = !a.json && !a.once && std::io::stdout().is_terminal();
+    runtime()?.block_on(async {
         let pool = schema::connect(&a.db.database_url).await?;
-        resolve(&pool, &a.experiment.experiment).await
-    })?;
-    super::farm::status(super::farm::StatusArgs { experiment: id, json: a.json, once: a.once, db: a.db })
+        let id = resolve(&pool, &a.experiment.experiment).await?;
+        let deadline = a.timeout.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
+        loop {
+            let report = coordinator::status(&pool, id).await?;
+            let done = report.jobs.active() == 0;
+            let timed_out = !done && deadline.is_some_and(|d| std::time::Instant::now() >= d);
+            if live {
+                print!("\r{}\x1b[K", progress_bar(&report));
+                std::io::stdout().flush()?;
+                if done || timed_out {
+                    println!();
+                }
+            }
+            if done || timed_out || (!live && !a.wait) {
+                if a.json {
+                    println!("{}", serde_json::to_string(&report)?);
+                } else if !live {
+                    print!("{}", counts_text(&report));
+                }
+                return Ok(ExitCode::from(exit_code(&report, timed_out)));
+            }
+            // Polling costs the coordinator little (counts are kept by
+            // triggers), but a script waiting for hours need not ask twice a second.
+            let pause = if live { 500 } else { 2_000 };
+            tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+        }
+    })
+}
+
+/// 0 when no job died, [`EXIT_DEAD`] when some did, [`EXIT_TIMED_OUT`] when a
+/// wait ran out first.
+pub fn exit_code(report: &coordinator::StatusReport, timed_out: bool) -> u8 {
+    if timed_out {
+        EXIT_TIMED_OUT
+    } else if report.jobs[JobStatus::Dead] > 0 {
+        EXIT_DEAD
+    } else {
+        0
+    }
+}
+
+fn counts_text(report: &coordinator::StatusReport) -> String {
+    let mut out = format!("experiment {} ({})\n", report.experiment, report.name);
+    for (state, n) in report.jobs.iter() {
+        let _ = writeln!(out, "  {:10} {n}", state.as_str());
+    }
+    out
+}
+
+fn progress_bar(report: &coordinator::StatusReport) -> String {
+    let total = report.jobs.total();
+    let finished = report.jobs.finished();
+    let width = 40usize;
+    let filled = if total == 0 { width } else { (finished as usize * width) / total as usize };
+    let detail: Vec<String> = report.jobs.iter().filter(|(_, n)| *n > 0).map(|(s, n)| format!("{s} {n}")).collect();
+    format!(
+        "{} [{}{}] {finished}/{total}  {}",
+        report.name,
+        "#".repeat(filled),
+        ".".repeat(width - filled),
+        detail.join(", ")
+    )
 }
 
 /// Text for a bulk action's outcome.
