@@ -14,12 +14,16 @@
 //!
 //! Children live as long as they are healthy and serve one task at a time
 //! over pipes: a JSON line in ([`Request`]), a JSON line out ([`Response`]).
-//! Their stderr is forwarded, line by line, to the worker's. Starting one
-//! costs a process and the dynamic loading of libtorch, so they are reused.
+//! Their stderr is forwarded, line by line, to the worker's, and its last
+//! lines during a task go with that task's error when the task fails or the
+//! child dies (so they reach the job's `last_error`, `hfarm job` and the
+//! dashboard, not only a worker's log that is gone when its pod is). Starting
+//! one costs a process and the dynamic loading of libtorch, so they are reused.
 //!
 //! Invariant: a [`Task`] is self-contained (no database, no Redis): what a
 //! job loads it passes in, what it stores it takes back.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -229,6 +233,41 @@ pub struct Children {
 /// What a child process's stderr said that matters to us.
 const ALLOCATION_FAILED: &str = "memory allocation of";
 
+/// How much of a child's stderr during a task a failed task's error keeps:
+/// the last lines, each cut to a length (a panic's message and backtrace
+/// head, an allocator's complaint), not a log.
+const TAIL_LINES: usize = 12;
+const TAIL_LINE_CHARS: usize = 300;
+
+/// The last lines a child wrote to stderr since its current task began.
+#[derive(Debug, Default)]
+struct Tail(Mutex<VecDeque<String>>);
+
+impl Tail {
+    fn push(&self, line: &str) {
+        let mut t = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if t.len() == TAIL_LINES {
+            t.pop_front();
+        }
+        let cut: String = line.chars().take(TAIL_LINE_CHARS).collect();
+        t.push_back(if cut.len() < line.len() { format!("{cut}...") } else { cut });
+    }
+
+    fn clear(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// `message`, followed by the tail when there is one.
+    fn after(&self, message: String) -> String {
+        let t = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if t.is_empty() {
+            return message;
+        }
+        let lines: Vec<&str> = t.iter().map(String::as_str).collect();
+        format!("{message}; its stderr ended:\n{}", lines.join("\n"))
+    }
+}
+
 #[derive(Debug)]
 struct Proc {
     child: Child,
@@ -237,6 +276,7 @@ struct Proc {
     /// Set when its stderr reported a failed allocation (Rust's message
     /// before it aborts), so that its death is read as `memory_limit`.
     out_of_memory: Arc<AtomicBool>,
+    tail: Arc<Tail>,
     stderr: tokio::task::JoinHandle<()>,
 }
 
@@ -261,20 +301,24 @@ impl Children {
         };
         let out_of_memory = Arc::new(AtomicBool::new(false));
         let flag = out_of_memory.clone();
+        let tail = Arc::new(Tail::default());
+        let kept = tail.clone();
         let stderr = tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 if line.contains(ALLOCATION_FAILED) {
                     flag.store(true, Ordering::SeqCst);
                 }
+                kept.push(&line);
                 eprintln!("job process {pid}: {line}");
             }
         });
-        Ok(Proc { child, stdin, stdout: BufReader::new(stdout), out_of_memory, stderr })
+        Ok(Proc { child, stdin, stdout: BufReader::new(stdout), out_of_memory, tail, stderr })
     }
 
     async fn run(&self, task: Task, bounds: Bounds) -> Result<Finished<serde_json::Value>, JobError> {
         let mut p = self.take()?;
+        p.tail.clear();
         let mut line = serde_json::to_string(&Request { task, memory_mib: bounds.memory_mib }).map_err(failed)?;
         line.push('\n');
         let exchange = async {
@@ -298,10 +342,11 @@ impl Children {
             Ok(reply) if !reply.is_empty() => {
                 let response: Response =
                     serde_json::from_str(&reply).map_err(|e| failed(format!("job process answered `{reply}`: {e}")))?;
+                let tail = p.tail.clone();
                 self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(p);
                 match response {
                     Response::Ok(v) => Ok(Finished::Done(v)),
-                    Response::Err(e) => Err(JobError::Failed(e)),
+                    Response::Err(e) => Err(JobError::Failed(tail.after(e))),
                 }
             }
             // End of its stdout, or a broken pipe: the child died.
@@ -312,7 +357,7 @@ impl Children {
                 if p.out_of_memory.load(Ordering::SeqCst) {
                     Ok(Finished::MemoryLimit)
                 } else {
-                    Err(failed(format!("job process died ({status})")))
+                    Err(failed(p.tail.after(format!("job process died ({status})"))))
                 }
             }
         }
@@ -372,4 +417,43 @@ fn data_segment_bytes() -> u64 {
         .find_map(|l| l.strip_prefix("VmData:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task() -> Task {
+        Task::Label {
+            domain_pddl: String::new(),
+            problem_pddl: String::new(),
+            plan: vec![],
+            features: Definitions::default(),
+        }
+    }
+
+    /// A child that says something on stderr and dies: the job's error
+    /// carries its last words, and only the last ones.
+    #[tokio::test]
+    async fn a_dying_childs_last_stderr_lines_go_with_the_error() {
+        let script = "read request; for i in $(seq 1 30); do echo \"line $i\" >&2; done; exit 3";
+        let children = Isolation::children("sh", &["-c", script]);
+        let e = children.run::<serde_json::Value>(task(), Bounds::default()).await.unwrap_err().to_string();
+        assert!(e.contains("job process died (exit status: 3); its stderr ended:\nline 19\n"), "{e}");
+        assert!(e.ends_with("line 30") && !e.contains("line 18\n"), "{e}");
+    }
+
+    /// A child that answers an error keeps serving; its stderr since the
+    /// task began goes with the error, cut to a length.
+    #[tokio::test]
+    async fn an_error_answer_carries_this_tasks_stderr() {
+        let long = "x".repeat(1000);
+        let script = format!("while read request; do echo {long} >&2; sleep 0.2; echo '{{\"err\":\"no good\"}}'; done");
+        let children = Isolation::children("sh", &["-c", &script]);
+        for _ in 0..2 {
+            let e = children.run::<serde_json::Value>(task(), Bounds::default()).await.unwrap_err().to_string();
+            let expected = format!("no good; its stderr ended:\n{}...", "x".repeat(TAIL_LINE_CHARS));
+            assert_eq!(e, expected, "the second task sees only its own line");
+        }
+    }
 }
