@@ -348,7 +348,17 @@ async fn the_graphlearn_grid_runs_leave_one_out_and_reports_coverage() {
     // problems; every solved plan validated.
     assert_eq!(count("SELECT count(*) FROM graph_runs WHERE learned AND configuration NOT LIKE '%:min'").await, 48);
     assert_eq!(count("SELECT count(*) FROM graph_runs WHERE learned AND configuration LIKE '%:min'").await, 48);
-    assert_eq!(count("SELECT count(*) FROM graph_runs WHERE NOT learned").await, 12);
+    // 2 baselines x 6 problems, and goal count's value adjustment on the
+    // first configuration's 6 folds, each state adjusted or a fallback.
+    assert_eq!(count("SELECT count(*) FROM graph_runs WHERE NOT learned").await, 18);
+    assert_eq!(
+        count(
+            "SELECT count(*) FROM graph_runs WHERE configuration = 'goalcount:min'
+               AND (run->>'adjusted')::bigint + (run->>'fallbacks')::bigint = evaluations"
+        )
+        .await,
+        6
+    );
     assert_eq!(
         count("SELECT count(*) FROM graph_runs WHERE solved AND (run->>'plan_valid')::bool IS NOT TRUE").await,
         0
@@ -379,7 +389,22 @@ async fn the_graphlearn_grid_runs_leave_one_out_and_reports_coverage() {
     assert!(num(&rows[1], 4) > num(&rows[0], 4) && num(&rows[0], 4) > 0.0, "{rows:?}");
     assert!(num(&rows[1], 5) <= num(&rows[0], 5), "{rows:?}");
     let cov = table(&db.pool, e, Table::Coverage, &Filter::default()).await.unwrap();
-    assert_eq!(cov.rows.len(), 18, "8 configurations, 8 adjusted, and 2 baselines");
+    assert_eq!(cov.rows.len(), 19, "8 configurations, 8 adjusted, goalcount:min and 2 baselines");
+    // Trunda's analyses (migration 0022): fallbacks of the 9 adjusted
+    // configurations, each network's fit over its 6 folds, the correlation per alpha.
+    let adj = table(&db.pool, e, Table::Adjustments, &Filter::default()).await.unwrap();
+    assert_eq!(adj.rows.len(), 9);
+    assert!(adj.rows.iter().all(|r| r[2].text() == "6"), "6 runs each: {:?}", adj.rows);
+    let fit = table(&db.pool, e, Table::Fit, &Filter::default()).await.unwrap();
+    assert_eq!(fit.rows.len(), 8);
+    assert!(fit.rows.iter().all(|r| r[2].text() == "6"), "6 folds each: {:?}", fit.rows);
+    let by_target = table(&db.pool, e, Table::ErrorByTarget, &Filter::default()).await.unwrap();
+    // Every fold's every training sample is in one target's row.
+    let per_target: i64 = by_target.rows.iter().map(|r| r[3].text().parse::<i64>().unwrap()).sum();
+    let fitted = count("SELECT sum((run->'fit'->>'n')::bigint)::bigint FROM graph_runs WHERE run ? 'fit'").await;
+    assert!(per_target > 0 && per_target == fitted, "{per_target} samples by target, {fitted} fitted");
+    let corr = table(&db.pool, e, Table::Correlation, &Filter::default()).await.unwrap();
+    assert_eq!(corr.rows.len(), 2, "alpha 2 and 3");
     for r in &cov.rows {
         assert_eq!(r[4].text(), "6", "problems: {r:?}");
     }
