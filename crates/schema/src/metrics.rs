@@ -51,6 +51,22 @@ pub async fn enqueue_to_start_ms(pool: &PgPool) -> Result<(f64, f64), DbError> {
     .await?)
 }
 
+/// The longest stretch with no job starting, in seconds, and how many jobs
+/// had started before it (a queue benchmark's stall detector; the whole
+/// database is the benchmark's own). None with fewer than two started jobs.
+pub async fn longest_start_gap(pool: &PgPool) -> Result<(Option<f64>, Option<i64>), DbError> {
+    let row: Option<(f64, i64)> = sqlx::query_as(
+        "SELECT extract(epoch FROM gap)::float8, before FROM (
+             SELECT started_at - lag(started_at) OVER (ORDER BY started_at) AS gap,
+                    row_number() OVER (ORDER BY started_at) - 1 AS before
+             FROM jobs WHERE started_at IS NOT NULL) g
+         WHERE gap IS NOT NULL ORDER BY gap DESC LIMIT 1",
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map_or((None, None), |(g, b)| (Some(g), Some(b))))
+}
+
 /// What this farm's finished jobs measured, for the cost model
 /// (`coordinator::cost`): one row per group of like jobs.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]

@@ -58,10 +58,13 @@ pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
         stop_tx.send(true).ok();
         let _ = tokio::join!(sched, work);
         let (p50, p99) = schema::metrics::enqueue_to_start_ms(&pool).await?;
+        // A stall shows as a long stretch with no job starting.
+        let (gap_s, gap_after) = schema::metrics::longest_start_gap(&pool).await?;
         pool.close().await;
         Ok::<_, anyhow::Error>(serde_json::json!({
             "summary": "queue", "jobs": n, "slots": slots, "seconds": elapsed, "jobs_per_s": n as f64 / elapsed,
             "enqueue_to_start_ms_p50": p50, "enqueue_to_start_ms_p99": p99,
+            "longest_start_gap_s": gap_s, "longest_start_gap_after_jobs": gap_after,
         }))
     });
     let mut summary = summary?;
