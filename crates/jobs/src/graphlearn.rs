@@ -320,6 +320,13 @@ impl Block {
             if v.heuristics.is_empty() || v.modes.is_empty() {
                 return Err(format!("{at}.value_adjustments: heuristics and modes must list at least one value"));
             }
+            // A row is named by heuristic and mode: a repeat would be a second row of the same name.
+            if let Some(i) = (1..v.heuristics.len()).find(|&i| v.heuristics[..i].contains(&v.heuristics[i])) {
+                return Err(format!("{at}.value_adjustments.heuristics[{i}]: `{}` is listed twice", v.heuristics[i]));
+            }
+            if let Some(i) = (1..v.modes.len()).find(|&i| v.modes[..i].contains(&v.modes[i])) {
+                return Err(format!("{at}.value_adjustments.modes[{i}]: listed twice"));
+            }
             for (i, h) in v.heuristics.iter().enumerate() {
                 if planner::heuristics::info(h).is_none() {
                     return Err(format!(
@@ -600,6 +607,10 @@ mod tests {
         let e = block(&text.replace("'min', 'shift'", "")).unwrap_err();
         assert!(e.contains("graphlearn[0].value_adjustments"), "{e}");
         assert!(block(&text.replace("modes =", "mode =")).unwrap_err().contains("unknown field"));
+        let e = block(&text.replace("'ff'", "'goalcount'")).unwrap_err();
+        assert!(e.starts_with("graphlearn[0].value_adjustments.heuristics[1]: `goalcount` is listed twice"), "{e}");
+        let e = block(&text.replace("'min', 'shift'", "'min', 'min'")).unwrap_err();
+        assert!(e.starts_with("graphlearn[0].value_adjustments.modes[1]"), "{e}");
     }
 
     #[test]
