@@ -4,8 +4,11 @@
 //! without graphs whose count is the same in every sample, ...).
 //!
 //! ```text
-//! cargo run --release -p graphlearn --example feature_graphs [-- WALKS LENGTH]
+//! cargo run --release -p graphlearn --example feature_graphs [-- WALKS LENGTH [zenotravel]]
 //! ```
+//!
+//! With `zenotravel`, the 20 IPC 2002 Zenotravel problems instead (labels by
+//! the genetic-algorithm solver).
 //!
 //! States: every state of the GoodTower plans from each problem's initial
 //! state and from the ends of WALKS seeded random walks of LENGTH steps.
@@ -21,19 +24,28 @@ use subgraphs::{Counts, Vocabulary};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let (walks, length) = (args.first().copied().unwrap_or(10), args.get(1).copied().unwrap_or(20));
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benchmarks/ipc/blocks");
+    let zeno = std::env::args().any(|a| a == "zenotravel");
+    let dir = if zeno {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../benchmarks/ipc/zenotravel")
+    } else {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../benchmarks/ipc/blocks")
+    };
     let domain = std::fs::read_to_string(format!("{dir}/domain.pddl"))?;
     let mut names = vec![];
-    for n in 4..=17 {
-        for i in 0..3 {
-            let name = format!("probBLOCKS-{n}-{i}");
-            if std::path::Path::new(&format!("{dir}/{name}.pddl")).exists() {
-                names.push(name);
+    if zeno {
+        names.extend((1..=20).map(|i| format!("p{i:02}")));
+    } else {
+        for n in 4..=17 {
+            for i in 0..3 {
+                let name = format!("probBLOCKS-{n}-{i}");
+                if std::path::Path::new(&format!("{dir}/{name}.pddl")).exists() {
+                    names.push(name);
+                }
             }
         }
+        names.truncate(27);
     }
-    names.truncate(27);
-    let labeller = LabellerSettings::solver("blocksworld-goodtower")?;
+    let labeller = LabellerSettings::solver(if zeno { "zenotravel-ga" } else { "blocksworld-goodtower" })?;
     let mut counter = FeatureCounter::new(5)?;
     let mut all: Vec<Counts> = vec![];
     let mut symbols = None;

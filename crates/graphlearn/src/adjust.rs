@@ -83,6 +83,7 @@ pub struct DeltaStats {
     /// vertex per symbol), so they carry nothing. On the first 27 IPC
     /// blocks problems this gives the thesis's 11/26/57/139 for alpha
     /// 2..5 (`tests/table51.rs`); `feature_len` is 16/31/62/144 there.
+    /// (On Zenotravel it does not reproduce the thesis's; see that test.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feature_len_thesis: Option<usize>,
     pub groups: usize,

@@ -13,6 +13,14 @@
 //! goal in these problems), and 40 random walks of 60 steps per problem
 //! (9,575 states, `examples/feature_graphs.rs`) add no graph at alpha 4
 //! or 5 either.
+//!
+//! Zenotravel does not fit the same way (not tested here, measured with
+//! `feature_graphs 40 60 zenotravel`: the 20 IPC 2002 problems, 25,545
+//! states): all graphs 22/46/102/263 for alpha 2..5, without the 8 symbol
+//! singletons 14/38/94/255, the thesis's 12/36/107/343. Ours have two more
+//! at alpha 2 and 3 and fewer at 4 and 5, so neither another subtraction
+//! nor more samples closes it; the cause (how the thesis's Zenotravel graphs
+//! treat its static atoms, or states ours never reach) is not established.
 
 mod common;
 
