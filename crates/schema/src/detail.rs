@@ -38,6 +38,9 @@ pub struct JobDetail {
     pub seed: Option<i64>,
     pub heuristic: Option<String>,
     pub model: Option<String>,
+    /// What the worker that holds or last held it runs on
+    /// (`worker::machine::describe`), as that worker last said.
+    pub machine: Option<serde_json::Value>,
 }
 
 /// A job that another depends on or that depends on it.
@@ -136,8 +139,10 @@ pub async fn job(pool: &PgPool, key_or_prefix: &str) -> Result<Found, DbError> {
                 extract(epoch FROM CASE WHEN status = 'running' THEN now() - started_at
                                         WHEN finished_at >= started_at THEN finished_at - started_at END)::float8
                     AS run_s,
-                domain, split, seed, heuristic, model
-         FROM jobs WHERE key = $1",
+                domain, split, seed, heuristic, model,
+                (SELECT w.machine FROM workers w WHERE w.id = j.worker OR j.worker LIKE w.id || '/%'
+                 ORDER BY length(w.id) DESC LIMIT 1) AS machine
+         FROM jobs j WHERE key = $1",
     )
     .bind(&key)
     .fetch_optional(pool)

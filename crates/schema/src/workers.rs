@@ -5,15 +5,23 @@ use sqlx::postgres::PgPool;
 
 use crate::DbError;
 
-/// Records that worker `id` is alive (called every few seconds).
-pub async fn seen(pool: &PgPool, id: &str, class: &str, concurrency: i32) -> Result<(), DbError> {
+/// Records that worker `id` is alive (called every few seconds), and what it
+/// runs on (`machine`: a description the worker makes, kept as given).
+pub async fn seen(
+    pool: &PgPool,
+    id: &str,
+    class: &str,
+    concurrency: i32,
+    machine: &serde_json::Value,
+) -> Result<(), DbError> {
     sqlx::query(
-        "INSERT INTO workers (id, class, concurrency) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET last_seen = now(), stopped_at = NULL",
+        "INSERT INTO workers (id, class, concurrency, machine) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE SET last_seen = now(), stopped_at = NULL, machine = EXCLUDED.machine",
     )
     .bind(id)
     .bind(class)
     .bind(concurrency)
+    .bind(machine)
     .execute(pool)
     .await?;
     Ok(())

@@ -119,9 +119,9 @@ async fn gpu_preferring_jobs_have_a_lane_of_their_own_and_cuda_is_advertised() {
     assert_eq!(lifecycle::stale_queued(&db.pool, 0.1, &["gpu-preferred"]).await.unwrap().len(), 1);
     assert_eq!(lifecycle::stale_queued(&db.pool, 0.1, &["gpu"]).await.unwrap().len(), 0);
 
-    schema::workers::seen(&db.pool, "cpu-1", "cpu", 2).await.unwrap();
+    schema::workers::seen(&db.pool, "cpu-1", "cpu", 2, &serde_json::Value::Null).await.unwrap();
     assert!(!lifecycle::advertise_cuda(&db.pool, "cpu-1", false, 15.0).await.unwrap());
-    schema::workers::seen(&db.pool, "gpu-1", "gpu", 1).await.unwrap();
+    schema::workers::seen(&db.pool, "gpu-1", "gpu", 1, &serde_json::Value::Null).await.unwrap();
     assert!(lifecycle::advertise_cuda(&db.pool, "gpu-1", true, 15.0).await.unwrap());
     assert!(lifecycle::advertise_cuda(&db.pool, "cpu-1", false, 15.0).await.unwrap(), "a live CUDA worker");
     schema::workers::stopped(&db.pool, "gpu-1").await.unwrap();

@@ -268,6 +268,14 @@ async fn a_job_in_full() {
     assert_eq!(d.job.key, input);
     assert_eq!((d.job.status, d.job.attempts, d.job.worker.as_deref()), (JobStatus::Failed, 1, Some("w7")));
     assert_eq!(d.job.last_error.as_deref(), Some("it broke"));
+    assert_eq!(d.job.machine, None, "w7 never said what it runs on");
+    // A worker that did: its slots' jobs show it, and no other worker's.
+    let machine = serde_json::json!({"host": "box-1", "cpu": "Xeon", "cores": 8});
+    schema::workers::seen(&db.pool, "w7", "cpu", 1, &machine).await.unwrap();
+    schema::workers::seen(&db.pool, "w", "cpu", 1, &serde_json::json!({"host": "other"})).await.unwrap();
+    sqlx::query("UPDATE jobs SET worker = 'w7/3' WHERE key = $1").bind(input).execute(&db.pool).await.unwrap();
+    let Found::Job(d) = detail::job(&db.pool, input).await.unwrap() else { panic!("found") };
+    assert_eq!(d.job.machine, Some(machine));
     assert!(d.job.started_at.is_some() && d.job.finished_at.is_some() && d.job.run_s.unwrap() >= 0.0);
     assert!(d.dependents.iter().any(|x| x.key == plan.key.as_str()));
     assert_eq!(d.dependents_total as usize, d.dependents.len());

@@ -12,6 +12,7 @@ pub mod isolate;
 pub mod job;
 pub mod kinds;
 pub mod learned;
+pub mod machine;
 pub mod pdb_store;
 pub mod run;
 

@@ -126,6 +126,7 @@ pub async fn run_worker_advertising(
         cfg,
         class,
         cuda,
+        machine: crate::machine::describe(cuda),
         cuda_alive: AtomicBool::new(true),
         held: Mutex::default(),
         committing: Mutex::default(),
@@ -156,6 +157,8 @@ struct Shared {
     cfg: WorkerConfig,
     class: Resource,
     cuda: bool,
+    /// What this worker runs on ([`crate::machine`]), sent with its presence.
+    machine: serde_json::Value,
     /// Whether a live worker advertises CUDA (ours included).
     cuda_alive: AtomicBool,
     /// Jobs whose leases this worker holds: key -> (slot, cancel flag).
@@ -199,7 +202,7 @@ async fn presence(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
 async fn announce(shared: &Shared, db: &mut Outage) {
     let cfg = &shared.cfg;
     let seen = async {
-        workers::seen(&shared.pool, &cfg.id, &cfg.class, cfg.concurrency as i32).await?;
+        workers::seen(&shared.pool, &cfg.id, &cfg.class, cfg.concurrency as i32, &shared.machine).await?;
         lifecycle::advertise_cuda(&shared.pool, &cfg.id, shared.cuda, LIVE_AFTER_S).await
     };
     match seen.await {

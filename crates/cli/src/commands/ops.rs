@@ -336,6 +336,20 @@ fn acted(what: &str, experiment: Uuid, r: Result<Acted, BulkError>, json: bool) 
     Ok(out)
 }
 
+/// A worker's machine in one line: `host, CPU model, N cores, M GiB, CUDA, hfarm V`.
+fn machine_text(m: &serde_json::Value) -> String {
+    let text = |k: &str| m.get(k).and_then(|v| v.as_str()).map(str::to_string);
+    let parts = [
+        text("host"),
+        text("cpu"),
+        m.get("cores").and_then(|v| v.as_u64()).map(|n| format!("{n} cores")),
+        m.get("memory_gib").and_then(|v| v.as_f64()).map(|g| format!("{g} GiB")),
+        (m.get("cuda") == Some(&serde_json::Value::Bool(true))).then(|| "CUDA".to_string()),
+        text("hfarm").map(|v| format!("hfarm {v}")),
+    ];
+    parts.into_iter().flatten().collect::<Vec<_>>().join(", ")
+}
+
 fn plural(n: u64) -> &'static str {
     if n == 1 {
         ""
@@ -426,6 +440,7 @@ pub async fn render_job(pool: &PgPool, key: &str, json: bool) -> Result<String> 
     line("status", j.status.to_string());
     line("attempts", format!("{} of {}", j.attempts, j.max_attempts));
     line("worker", j.worker.clone().unwrap_or_default());
+    line("machine", j.machine.as_ref().map(machine_text).unwrap_or_default());
     line("priority", j.priority.to_string());
     line("created", utc(j.created_at));
     line("queued", j.queued_at.map(utc).unwrap_or_default());
