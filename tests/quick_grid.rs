@@ -10,7 +10,7 @@ use coordinator::scheduler::{run_scheduler, SchedulerConfig};
 use jobs::spec::Lane;
 use jobs::Resource;
 use queue::Queue;
-use schema::reports::{self as report, Cell, Filter, Table};
+use schema::reports::{self as report, Cell, Filter, Report, Table};
 use schema::testing::TestDatabase;
 use schema::JobStatus;
 use worker::run::run_worker_advertising;
@@ -184,6 +184,37 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     for row in &plan.rows {
         assert!(row[stats..].iter().all(filled), "{:?}\n{row:?}", plan.columns);
     }
+    // Per instance: every configuration of Table 2 on every planned
+    // instance, its means over seeds averaging back to Table 2's (each seed
+    // planned the same instances), and hFF's figures beside it.
+    let per = report::table(&db.pool, experiment, Table::Instances, &Filter::default()).await.unwrap();
+    let col = |r: &Report, name: &str| r.columns.iter().position(|c| c == name).unwrap();
+    let num = |c: &Cell| match c {
+        Cell::Num(Some(v)) => *v,
+        other => panic!("not a number: {other:?}"),
+    };
+    let config = |r: &Report, row: &[Cell]| -> Vec<Cell> {
+        ["domain", "model", "distribution", "sigma", "residual", "bound", "estimate"]
+            .iter()
+            .map(|c| row[col(r, c)].clone())
+            .collect()
+    };
+    for row in &plan.rows {
+        let key = config(&plan, row);
+        let mine: Vec<&Vec<Cell>> = per.rows.iter().filter(|r| config(&per, r) == key).collect();
+        assert_eq!(Cell::Int(mine.len() as i64), row[col(&plan, "instances")], "{key:?}");
+        let mean = mine.iter().map(|r| num(&r[col(&per, "evaluations")])).sum::<f64>() / mine.len() as f64;
+        let table2 = num(&row[col(&plan, "evaluations_mean")]);
+        assert!((mean - table2).abs() <= 1e-6 * table2.max(1.0), "{key:?}: {mean} vs Table 2's {table2}");
+    }
+    let ff_rows: Vec<&Vec<Cell>> =
+        per.rows.iter().filter(|r| r[col(&per, "estimate")] == Cell::Text(Some("ff".into()))).collect();
+    assert!(!ff_rows.is_empty());
+    for r in &per.rows {
+        let ff = ff_rows.iter().find(|b| b[col(&per, "instance")] == r[col(&per, "instance")]).expect("hFF planned it");
+        assert_eq!(r[col(&per, "ff_evaluations")], ff[col(&per, "evaluations")]);
+    }
+
     let curves = report::table(&db.pool, experiment, Table::Curves, &Filter::default()).await.unwrap();
     assert!(curves.rows.len() >= 12 * 30, "{} curve points", curves.rows.len());
     support::assert_priced_from_measurements(&db.pool, "grids/quick.toml").await;

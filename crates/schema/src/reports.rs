@@ -47,10 +47,14 @@ pub enum Table {
     /// Trunda, 5.3.1: correlation of feature distance (L1, L2, L-inf) and
     /// target distance per alpha over the bootstraps' samples (migration 0022).
     Correlation,
+    /// Per instance: each planning configuration's solved share, evaluations
+    /// and cost (mean over seeds) beside hFF's on the same instance: the
+    /// rows behind Table 2 and the learned-vs-hFF scatter (migration 0023).
+    Instances,
 }
 
 impl Table {
-    pub const ALL: [Table; 11] = [
+    pub const ALL: [Table; 12] = [
         Table::Accuracy,
         Table::Planning,
         Table::Curves,
@@ -62,6 +66,7 @@ impl Table {
         Table::Fit,
         Table::ErrorByTarget,
         Table::Correlation,
+        Table::Instances,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -77,6 +82,7 @@ impl Table {
             Table::Fit => "fit",
             Table::ErrorByTarget => "error_by_target",
             Table::Correlation => "correlation",
+            Table::Instances => "instances",
         }
     }
 }
@@ -212,6 +218,12 @@ fn spec(table: Table) -> (&'static str, Vec<&'static str>, Vec<&'static str>, Ve
         Table::Correlation => {
             ("report_correlation", vec!["domain", "alpha"], vec!["bootstraps", "pairs"], vec!["l1", "l2", "linf"])
         }
+        Table::Instances => (
+            "report_instances",
+            [CONFIG.as_slice(), &["estimate", "instance", "split", "params"]].concat(),
+            vec!["instance_seed", "optimal_cost", "seeds"],
+            vec!["solved", "evaluations", "cost", "ff_solved", "ff_evaluations", "ff_cost"],
+        ),
     }
 }
 
@@ -231,6 +243,13 @@ pub async fn table(pool: &PgPool, experiment: Uuid, table: Table, filter: &Filte
         Table::Features | Table::Correlation => "domain, alpha::int".to_string(),
         Table::Adjustments | Table::Fit => text.join(", "),
         Table::ErrorByTarget => "domain, configuration, target".to_string(),
+        // Instances in generation order (split, parameters, seed), each with
+        // its configurations as Table 2 lists them.
+        Table::Instances => {
+            "domain, split, params, instance_seed, instance, model IS NULL, model, distribution, sigma, residual, \
+             bound, estimate"
+                .to_string()
+        }
     };
     read(pool, experiment, View { table, view, text, ints, nums, order }, filter).await
 }
