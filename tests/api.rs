@@ -42,10 +42,10 @@ async fn reads_are_open_and_mutations_need_the_token() {
     assert!(one["eta_s"].is_null(), "no live worker, no ETA: {one}");
     assert_eq!((one["finished"].as_bool(), one["slots_without_instance"].as_i64()), (Some(false), Some(0)));
     // With workers, the ETA is the cost model's projection over their slots.
-    schema::workers::seen(&db.pool, "w1", "cpu", 1).await.unwrap();
+    schema::workers::seen(&db.pool, "w1", "cpu", 1, &serde_json::Value::Null).await.unwrap();
     let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
     let eta1 = one["eta_s"].as_f64().unwrap();
-    schema::workers::seen(&db.pool, "w2", "cpu", 3).await.unwrap();
+    schema::workers::seen(&db.pool, "w2", "cpu", 3, &serde_json::Value::Null).await.unwrap();
     let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
     let eta4 = one["eta_s"].as_f64().unwrap();
     assert!(eta1 > 0.0 && (eta1 / eta4 - 4.0).abs() < 1e-9, "four slots, a quarter of the time: {eta1} {eta4}");
@@ -532,7 +532,7 @@ fn the_schema_check_sees_mismatches() {
 #[tokio::test]
 async fn answers_conform_to_the_document() {
     let (db, e, key) = smoke().await;
-    schema::workers::seen(&db.pool, "w1", "cpu", 2).await.unwrap();
+    schema::workers::seen(&db.pool, "w1", "cpu", 2, &serde_json::Value::Null).await.unwrap();
     let app = router(AppState { pool: db.pool.clone(), token: Some("s3cret".into()), queue: None });
     let doc = serde_json::to_value(coordinator::api::openapi()).unwrap();
     let cases = [
