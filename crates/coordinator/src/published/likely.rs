@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use super::fixture::Value;
 use super::verdict::{judge, num, Ours, Summary, Verdict, OUTSIDE};
-use crate::report::{csv_field, Format};
+use crate::report::Format;
 
 /// The name `--against` knows it by.
 pub const NAME: &str = "marom-rosman";
@@ -273,26 +273,7 @@ pub fn render(c: &LikelyComparison, format: Format) -> Result<String, String> {
             ]
         })
         .collect();
-    match format {
-        Format::Json => serde_json::to_string_pretty(c).map(|s| s + "\n").map_err(|e| e.to_string()),
-        Format::Csv => {
-            let mut out = header.iter().map(|h| csv_field(h)).collect::<Vec<_>>().join(",") + "\n";
-            for r in &rows {
-                out += &(r.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",") + "\n");
-            }
-            Ok(out)
-        }
-        Format::Md => {
-            let mut out = format!("Published: {}\n\n", c.source);
-            out += &format!("| {} |\n|{}\n", header.join(" | "), "---|".repeat(header.len()));
-            for r in &rows {
-                out += &format!("| {} |\n", r.join(" | "));
-            }
-            out += &format!("\n{}\n", c.summary.line());
-            Ok(out)
-        }
-        f => Err(format!("--against prints --format md, csv or json, not {}", f.as_str())),
-    }
+    super::render::printed_comparison(c, &c.source, &c.summary.line(), &header, &rows, format)
 }
 
 #[cfg(test)]

@@ -68,6 +68,25 @@ pub(crate) fn md_table(cols: &[&str], rows: &[Vec<String>]) -> String {
     s
 }
 
+/// A comparison against printed numbers (`likely`, `trunda`) as --against
+/// prints it: the whole as JSON, its rows as CSV, or as Markdown under the
+/// source and above the summary.
+pub(crate) fn printed_comparison<C: serde::Serialize>(
+    whole: &C,
+    source: &str,
+    summary: &str,
+    header: &[&str],
+    rows: &[Vec<String>],
+    format: Format,
+) -> Result<String, String> {
+    match format {
+        Format::Json => serde_json::to_string_pretty(whole).map(|s| s + "\n").map_err(|e| e.to_string()),
+        Format::Csv => Ok(csv_table(header, rows)),
+        Format::Md => Ok(format!("Published: {source}\n\n{}\n{summary}\n", md_table(header, rows))),
+        f => Err(format!("--against prints --format md, csv or json, not {}", f.as_str())),
+    }
+}
+
 /// Refuses the formats a comparison is not printed in.
 pub(crate) fn refuse(format: Format) -> String {
     format!("--against prints md, csv or json, not {}", format.as_str())
