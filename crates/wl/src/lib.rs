@@ -10,8 +10,9 @@
 //! - [`refine`] runs WL colour refinement on it against a colour dictionary
 //!   built on training data;
 //! - [`ridge`] fits the linear regressor (ridge regression, conjugate gradients);
-//! - [`train`] collects (state, h*) from optimal plans of training problems
-//!   and produces a [`model::Model`];
+//! - [`rank`] fits the ranking variant (pairwise squared-hinge RankSVM, Newton-CG);
+//! - [`train`] collects (state, h*) from optimal plans of training problems,
+//!   and for the ranker the plan steps' siblings, and produces a [`model::Model`];
 //! - [`heuristic`] evaluates a model inside the planner's searches.
 //!
 //! Pure library: no I/O beyond reading the archives a caller names.
@@ -20,6 +21,7 @@ pub mod benchmark;
 pub mod graph;
 pub mod heuristic;
 pub mod model;
+pub mod rank;
 pub mod refine;
 pub mod ridge;
 pub mod train;

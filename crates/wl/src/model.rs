@@ -1,5 +1,6 @@
 //! A trained WL model: the colour dictionary, the iterations it was built
-//! with, and the linear regressor's weights. Stored as JSON.
+//! with, which linear model it is (ridge regression of h*, or a pairwise
+//! ranker) and its weights. Stored as JSON.
 
 use serde::{Deserialize, Serialize};
 
@@ -8,8 +9,42 @@ use crate::refine::Dictionary;
 /// The file format's name and version; a file of another format is refused.
 pub const FORMAT: &str = "hfarm-wl-linear-1";
 
-/// What training saw and cost, stored with the model.
+/// Which linear model the weights are. Both score a state by the same dot
+/// product; they differ in what training asked of it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Ridge regression of h* (`crate::ridge`). Files written before the
+    /// ranker existed have no `kind` and are this.
+    #[default]
+    Ridge,
+    /// Pairwise ranking along optimal plans (`crate::rank`): values are an
+    /// order for GBFS, not estimates of h*.
+    Rank,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 2] = [Kind::Ridge, Kind::Rank];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Ridge => "ridge",
+            Kind::Rank => "rank",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Kind, String> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == name)
+            .ok_or_else(|| format!("unknown WL model kind {name:?}: expected ridge or rank"))
+    }
+}
+
+/// What training saw and cost, stored with the model. Fields added later
+/// default when absent, so older files still load.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
 pub struct TrainSummary {
     pub problems: usize,
     /// Problems A*+LM-cut solved within the limit (only these give states).
@@ -19,14 +54,23 @@ pub struct TrainSummary {
     pub plan_seconds: f64,
     pub feature_seconds: f64,
     pub fit_seconds: f64,
-    /// Mean squared error of the fit on its training states.
-    pub train_mse: f64,
+    /// Mean squared error of the fit on its training states (ridge only:
+    /// a ranker's values are not estimates of h*).
+    pub train_mse: Option<f64>,
     pub cg_iterations: usize,
+    /// Ranker: distinct (good, bad) pairs fitted, pairs of equal features
+    /// left out, pairs ordered wrongly or tied after the fit, Newton steps.
+    pub pairs: usize,
+    pub tied_pairs: usize,
+    pub violated_pairs: usize,
+    pub newton_iterations: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct ModelFile {
     format: String,
+    #[serde(default)]
+    kind: Kind,
     domain: String,
     iterations: usize,
     lambda: f64,
@@ -39,6 +83,7 @@ struct ModelFile {
 
 #[derive(Debug, Clone)]
 pub struct Model {
+    pub kind: Kind,
     /// The PDDL domain's name: a model is refused on tasks of another domain.
     pub domain: String,
     pub lambda: f64,
@@ -57,6 +102,7 @@ impl Model {
     pub fn to_json(&self) -> String {
         let f = ModelFile {
             format: FORMAT.into(),
+            kind: self.kind,
             domain: self.domain.clone(),
             iterations: self.iterations(),
             lambda: self.lambda,
@@ -90,6 +136,7 @@ impl Model {
             return Err(format!("{file}: weight {w} is not finite"));
         }
         Ok(Model {
+            kind: f.kind,
             domain: f.domain,
             lambda: f.lambda,
             dictionary,
@@ -109,6 +156,7 @@ mod tests {
         d.insert(0, 11);
         d.insert(1, 12);
         Model {
+            kind: Kind::Rank,
             domain: "bw".into(),
             lambda: 0.5,
             dictionary: d,
@@ -125,6 +173,19 @@ mod tests {
         assert_eq!(back.dictionary, m.dictionary);
         assert_eq!(back.weights, m.weights);
         assert_eq!(back.summary, m.summary);
+        assert_eq!(back.kind, Kind::Rank);
+        assert_eq!(back.bias, m.bias);
+        // A file from before the ranker (no kind, no ranking fields, a plain
+        // number for the MSE) is a ridge model.
+        let old = m.to_json().replace("\"kind\":\"rank\",", "").replace("\"train_mse\":null", "\"train_mse\":0.5");
+        assert!(!old.contains("kind"), "{old}");
+        let back = Model::from_json(&old, "m.json").unwrap();
+        assert_eq!(back.kind, Kind::Ridge);
+        assert_eq!(back.summary.train_mse, Some(0.5));
+        let text = m.to_json().replace("\"rank\"", "\"lasso\"");
+        assert!(Model::from_json(&text, "m.json").unwrap_err().contains("lasso"));
+        assert_eq!(Kind::parse("rank"), Ok(Kind::Rank));
+        assert!(Kind::parse("svm").unwrap_err().contains("ridge or rank"));
         let text = m.to_json().replace("[1.5,-2.0]", "[1.5]");
         assert!(Model::from_json(&text, "m.json").unwrap_err().contains("2 colours but 1 weights"));
         let text = m.to_json().replace(FORMAT, "other");

@@ -44,7 +44,12 @@ fn fast_path_equals_the_dot_product_of_features_and_weights() {
         let task = load_for_model(dt, test.text, test.path).unwrap();
         let states = walk(&task, 60, 7);
         for iterations in 1..=3 {
-            let opts = TrainOptions { iterations, lambda: 1.0, limits: Limits::new(None, Some(5.0), Some(1024)) };
+            let opts = TrainOptions {
+                kind: wl::model::Kind::Ridge,
+                iterations,
+                lambda: 1.0,
+                limits: Limits::new(None, Some(5.0), Some(1024)),
+            };
             let model = Arc::new(train(dt, &problems, opts, &mut |_| {}).unwrap());
             let ilg = Ilg::new(&task);
             let keys = initial_keys(&ilg);
