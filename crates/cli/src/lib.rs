@@ -62,6 +62,12 @@ pub enum Command {
     Priority(commands::ops::PriorityArgs),
     /// One job in full: state, attempts, worker, timings, error, inputs, dependents, spec.
     Job(commands::ops::JobArgs),
+    /// Write an experiment (grid, jobs, every result table as CSV, a manifest with checksums) to a folder.
+    Export(commands::export::ExportArgs),
+    /// Load a folder `hfarm export` wrote into this farm, with the same job keys (one transaction).
+    Import(commands::export::ImportArgs),
+    /// Write a job's stored artifact to a file: a checkpoint, an optimal plan, a pattern database.
+    Artifact(commands::export::ArtifactArgs),
     /// Run the scheduler: announce ready jobs on Redis, recover lost ones.
     Serve(commands::farm::ServeArgs),
     /// Run a stateless worker that pulls and runs jobs.
@@ -105,6 +111,9 @@ pub fn main<M: Models>() -> ExitCode {
         Command::Cancel(a) => commands::ops::cancel(a),
         Command::Priority(a) => commands::ops::priority(a),
         Command::Job(a) => commands::ops::job(a),
+        Command::Export(a) => commands::export::export(a),
+        Command::Import(a) => commands::export::import(a),
+        Command::Artifact(a) => commands::export::artifact(a),
         Command::Serve(a) => commands::farm::serve(a),
         Command::Worker(a) => M::worker(a),
         Command::Report(a) => commands::report::run(a),

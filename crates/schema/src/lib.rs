@@ -11,12 +11,14 @@
 //! experiment kinds store) · [`slots`] (slots left without an instance) · [`training`] (curves and checkpoints, written while a
 //! train job runs) · [`listing`] (the API's job list) · [`matrix`] (the
 //! dashboard's grid) · [`metrics`] · [`reports`] (the paper's tables from
-//! the `report_*` views) · [`testing`] (throwaway databases).
+//! the `report_*` views) · [`export`] (an experiment's rows out and into
+//! another farm; one job's artifact) · [`testing`] (throwaway databases).
 
 pub mod artifacts;
 pub mod bulk;
 pub mod detail;
 pub mod experiments;
+pub mod export;
 pub mod graphlearn;
 pub mod lifecycle;
 pub mod likely;

@@ -1,8 +1,9 @@
-//! `/api/jobs`: the job listing, one job in full, and retry / cancel (token
-//! needed).
+//! `/api/jobs`: the job listing, one job in full, a job's stored artifact,
+//! and retry / cancel (token needed).
 
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use schema::listing::JobRow;
 use schema::JobStatus;
@@ -22,6 +23,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list_jobs))
         .routes(routes!(job_detail))
+        .routes(routes!(job_artifact))
         .routes(routes!(retry_job))
         .routes(routes!(cancel_job))
 }
@@ -120,6 +122,61 @@ async fn job_detail(State(s): State<AppState>, Path(key): Path<String>) -> ApiRe
             StatusCode::CONFLICT,
             format!("several jobs' keys start with {key}: {}, ...; give more digits", keys.join(", ")),
         )),
+    }
+}
+
+/// Which checkpoint of a train job.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct ArtifactParams {
+    /// best_mse (the default: the one the reports use), best_nll or last.
+    tag: Option<String>,
+}
+
+/// A job's stored artifact, as `hfarm artifact` writes it: a train job's
+/// checkpoint (the network's weights; its configuration is in `GET
+/// /api/jobs/{key}`'s result), a generate job's optimal plan (IPC plan
+/// text), or a content-keyed artifact (a pattern database) by its key.
+#[utoipa::path(get, path = "/api/jobs/{key}/artifact", tag = "jobs",
+    params(("key" = String, Path, description = "The job's (or the artifact's) full key (hex digits)",
+        max_length = 64, pattern = "^[0-9a-fA-F]{1,64}$"), ArtifactParams),
+    responses(
+        (status = 200, description = "The artifact's bytes", body = Vec<u8>, content_type = "application/octet-stream"),
+        (status = 400, description = "Not a job key", body = ErrorBody),
+        (status = 404, description = "No such job or artifact, no artifact stored for the job, or no such checkpoint",
+            body = ErrorBody),
+    ))]
+async fn job_artifact(
+    State(s): State<AppState>,
+    Path(key): Path<String>,
+    Query(p): Query<ArtifactParams>,
+) -> ApiResult<Response> {
+    use schema::export::ArtifactLookup;
+    let key = job_key(&key)?;
+    let tag = super::limits::text_param("tag", p.tag.as_deref())?;
+    match schema::export::artifact(&s.pool, key, tag).await? {
+        ArtifactLookup::Found(a) => {
+            let (content_type, extension) = if a.kind == "plan" {
+                ("text/plain; charset=utf-8", "plan")
+            } else {
+                ("application/octet-stream", "bin")
+            };
+            let disposition = format!("attachment; filename=\"{key}-{}.{extension}\"", a.kind);
+            Ok((
+                [(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, disposition)],
+                a.bytes,
+            )
+                .into_response())
+        }
+        ArtifactLookup::NoSuchKey => Err(ApiError::not_found(format!("no job or artifact {key}"))),
+        ArtifactLookup::NoArtifact { kind, status } => {
+            Err(ApiError::not_found(format!("{kind} job {key} ({status}) stores no artifact")))
+        }
+        ArtifactLookup::Tags { asked, available } => Err(ApiError::not_found(format!(
+            "job {key} has no checkpoint {}; it has: {}",
+            asked.unwrap_or_default(),
+            if available.is_empty() { "none".to_string() } else { available.join(", ") }
+        ))),
     }
 }
 
