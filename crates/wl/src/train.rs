@@ -136,6 +136,7 @@ pub struct TrainingData {
 }
 
 /// A training problem: its file name (for errors) and text.
+#[derive(Clone, Copy)]
 pub struct TrainingProblem<'a> {
     pub file: &'a str,
     pub text: &'a str,
@@ -186,6 +187,8 @@ pub fn collect(
             for (i, &op) in ops.iter().enumerate() {
                 let (parent, good) = (first + i as u32, first + i as u32 + 1);
                 pairs.push(Pair { good, bad: parent });
+                // `applicable` appends: start each state afresh.
+                applicable.clear();
                 gen.applicable(&full, &states[i].0, &mut applicable);
                 for &o in &applicable {
                     if o == op {
@@ -298,6 +301,15 @@ mod tests {
     fn a_ranker_orders_each_plan_successor_below_its_parent_and_siblings() {
         let full = load_for_model(DOMAIN, PROBLEM, "p.pddl").unwrap();
         let problems = [TrainingProblem { file: "p.pddl", text: PROBLEM }];
+        // A larger problem first: buffers carried from it must not leak
+        // into the smaller one (they once did: stale operator ids).
+        let big = "(define (problem q) (:domain bw) (:objects a b c d)
+          (:init (block a) (block b) (block c) (block d) (ontable a) (ontable b) (ontable c) (ontable d)
+                 (clear a) (clear b) (clear c) (clear d) (handempty))
+          (:goal (and (on a b) (on b c) (on c d))))";
+        let both = [TrainingProblem { file: "q.pddl", text: big }, problems[0]];
+        let data = collect(DOMAIN, &both, 2, Limits::default(), true, &mut |_| {}).unwrap();
+        assert_eq!(data.labelled.len(), 7 + 7);
         let data = collect(DOMAIN, &problems, 2, Limits::default(), true, &mut |_| {}).unwrap();
         // Six steps: each has its parent and at least one sibling to beat.
         assert_eq!(data.labelled.len(), 7);
@@ -316,6 +328,7 @@ mod tests {
         for (i, &op) in ops.iter().enumerate() {
             let good = h.evaluate(&states[i + 1].0);
             assert!(good < h.evaluate(&states[i].0), "step {i}: successor not below parent");
+            applicable.clear();
             gen.applicable(&full, &states[i].0, &mut applicable);
             for &o in applicable.iter().filter(|&&o| o != op) {
                 apply(&full, &states[i].0, o, &mut child);

@@ -1,8 +1,10 @@
 //! `hfarm wl`: Weisfeiler-Leman features with a linear model (crate `wl`),
 //! the IPC 2023 learning track's learned baseline. `train` fits a model on
-//! training problems' optimal plans, `plan` runs GBFS with it, `run` does
-//! both on a domain of `benchmarks/ipc2023-learning` beside hFF GBFS on the
-//! same test problems, and `bench` times both heuristics on the same states.
+//! training problems' optimal plans (`--model ridge`, h* regression, or
+//! `--model rank`, GOOSE's pairwise ranking), `plan` runs GBFS with it, `run`
+//! does both on a domain of `benchmarks/ipc2023-learning` for one or more
+//! model kinds (one labelling pass feeds all) beside hFF GBFS on the same
+//! test problems, and `bench` times both heuristics on the same states.
 //!
 //! Pure Rust: nothing here reaches libtorch, so it runs in the lean `hfarm`.
 
@@ -16,6 +18,7 @@ use planner::heuristics::{Ff, Heuristic};
 use planner::search::{gbfs, Limits, SearchResult, SearchStatus};
 use planner::Task;
 use wl::benchmark::{self, BANDS};
+use wl::model::Kind;
 use wl::train::{load, load_for_model, TrainOptions, TrainingProblem};
 use wl::{Model, WlHeuristic};
 
@@ -44,7 +47,8 @@ pub struct TrainOpts {
     /// WL iterations (the paper's default is 4; 2 is cheaper).
     #[arg(long, default_value_t = 2)]
     pub iterations: usize,
-    /// Ridge regression's penalty.
+    /// The regulariser's weight: ridge regression's penalty, or the ranker's
+    /// (1 is GOOSE's rank-SVM C = 1).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
     /// A*+LM-cut's wall-clock limit per training problem, in seconds.
@@ -56,8 +60,9 @@ pub struct TrainOpts {
 }
 
 impl TrainOpts {
-    fn options(&self) -> TrainOptions {
+    fn options(&self, kind: Kind) -> TrainOptions {
         TrainOptions {
+            kind,
             iterations: self.iterations,
             lambda: self.lambda,
             limits: Limits::new(None, Some(self.train_time), Some(self.train_memory)),
@@ -72,6 +77,10 @@ pub struct TrainArgs {
     /// Training problem files.
     #[arg(long, num_args = 1.., required = true)]
     pub problems: Vec<PathBuf>,
+    /// The linear model: ridge (regression of h*) or rank (pairwise ranking
+    /// of each plan step's successor below its parent and siblings).
+    #[arg(long, default_value = "ridge")]
+    pub model: String,
     #[command(flatten)]
     pub train: TrainOpts,
     /// Where to write the model (JSON).
@@ -113,6 +122,10 @@ pub struct RunArgs {
     /// Run only the first N test problems of each band.
     #[arg(long)]
     pub max_test: Option<usize>,
+    /// The model kinds to train and search with (ridge, rank); all are fitted
+    /// on one labelling pass.
+    #[arg(long, num_args = 1.., default_values_t = vec!["ridge".to_string()])]
+    pub models: Vec<String>,
     #[command(flatten)]
     pub train: TrainOpts,
     /// Wall-clock limit of each test search, in seconds.
@@ -121,7 +134,8 @@ pub struct RunArgs {
     /// Limit on each test search's data structures, in MiB.
     #[arg(long, default_value_t = 2048)]
     pub memory_limit: u64,
-    /// Also write the trained model here.
+    /// Also write the trained model here (with several kinds, each file
+    /// gets the kind before its extension: m.json -> m.rank.json).
     #[arg(long)]
     pub model_out: Option<PathBuf>,
     /// Skip the hFF searches.
@@ -165,11 +179,25 @@ fn read_model(path: &Path) -> Result<Arc<Model>> {
     Ok(Arc::new(Model::from_json(&text, &path.display().to_string()).map_err(|e| anyhow!(e))?))
 }
 
+fn parse_kind(name: &str) -> Result<Kind> {
+    Kind::parse(name).map_err(|e| anyhow!(e))
+}
+
 fn print_summary(m: &Model) {
     let s = &m.summary;
+    let fit = match m.kind {
+        Kind::Ridge => {
+            format!("{} CG iterations, training MSE {:.4}", s.cg_iterations, s.train_mse.unwrap_or(f64::NAN))
+        }
+        Kind::Rank => format!(
+            "{} Newton steps; {} pairs ({} of equal features), {} ordered wrongly or tied after the fit",
+            s.newton_iterations, s.pairs, s.tied_pairs, s.violated_pairs
+        ),
+    };
     eprintln!(
-        "trained: {}/{} problems solved optimally, {} states, {} colours ({} iterations); \
-         planning {:.1} s, features {:.2} s, fit {:.2} s ({} CG iterations), training MSE {:.4}",
+        "trained {}: {}/{} problems solved optimally, {} states, {} colours ({} iterations); \
+         planning {:.1} s, features {:.2} s, fit {:.2} s ({fit})",
+        m.kind.as_str(),
         s.solved,
         s.problems,
         s.states,
@@ -178,8 +206,6 @@ fn print_summary(m: &Model) {
         s.plan_seconds,
         s.feature_seconds,
         s.fit_seconds,
-        s.cg_iterations,
-        s.train_mse
     );
 }
 
@@ -188,8 +214,9 @@ fn train(a: TrainArgs) -> Result<ExitCode> {
     let texts: Vec<(String, String)> =
         a.problems.iter().map(|p| Ok((p.display().to_string(), read(p)?))).collect::<Result<_>>()?;
     let problems: Vec<TrainingProblem<'_>> = texts.iter().map(|(f, t)| TrainingProblem { file: f, text: t }).collect();
-    let model =
-        wl::train::train(&domain, &problems, a.train.options(), &mut |l| eprintln!("{l}")).map_err(|e| anyhow!(e))?;
+    let kind = parse_kind(&a.model)?;
+    let model = wl::train::train(&domain, &problems, a.train.options(kind), &mut |l| eprintln!("{l}"))
+        .map_err(|e| anyhow!(e))?;
     print_summary(&model);
     std::fs::write(&a.output, model.to_json()).with_context(|| format!("cannot write {}", a.output.display()))?;
     Ok(ExitCode::SUCCESS)
@@ -245,7 +272,8 @@ fn rate(r: &SearchResult) -> f64 {
 #[derive(Default)]
 struct Tally {
     solved: usize,
-    cost: u64,
+    /// Per problem in order: the plan's cost when solved.
+    costs: Vec<Option<u64>>,
     evaluations: u64,
     time: Duration,
 }
@@ -254,10 +282,9 @@ impl Tally {
     fn add(&mut self, r: &SearchResult) {
         self.evaluations += r.evaluations;
         self.time += r.search_time;
-        if r.status == SearchStatus::Solved {
-            self.solved += 1;
-            self.cost += r.cost.unwrap_or(0);
-        }
+        let solved = r.status == SearchStatus::Solved;
+        self.solved += usize::from(solved);
+        self.costs.push(if solved { Some(r.cost.unwrap_or(0)) } else { None });
     }
 }
 
@@ -273,39 +300,58 @@ fn run_benchmark(a: RunArgs) -> Result<ExitCode> {
     training.truncate(a.max_train.unwrap_or(usize::MAX));
     let problems: Vec<TrainingProblem<'_>> =
         training.iter().map(|p| TrainingProblem { file: p.path, text: p.text }).collect();
-    let t0 = Instant::now();
-    let model =
-        wl::train::train(&domain, &problems, a.train.options(), &mut |l| eprintln!("{l}")).map_err(|e| anyhow!(e))?;
-    let train_seconds = t0.elapsed().as_secs_f64();
-    print_summary(&model);
-    if let Some(p) = &a.model_out {
-        std::fs::write(p, model.to_json()).with_context(|| format!("cannot write {}", p.display()))?;
+    let mut kinds: Vec<Kind> = vec![];
+    for m in &a.models {
+        let k = parse_kind(m)?;
+        if kinds.contains(&k) {
+            bail!("model kind {m:?} is named twice");
+        }
+        kinds.push(k);
     }
-    let model = Arc::new(model);
+    let t0 = Instant::now();
+    let siblings = kinds.contains(&Kind::Rank);
+    let o = a.train.options(kinds[0]);
+    let data = wl::train::collect(&domain, &problems, o.iterations, o.limits, siblings, &mut |l| eprintln!("{l}"))
+        .map_err(|e| anyhow!(e))?;
+    let collect_seconds = t0.elapsed().as_secs_f64();
+    let mut models = vec![];
+    for &k in &kinds {
+        let m = wl::train::fit(&data, k, o.lambda).map_err(|e| anyhow!(e))?;
+        print_summary(&m);
+        if let Some(p) = &a.model_out {
+            let p = if kinds.len() == 1 { p.clone() } else { with_kind(p, k) };
+            std::fs::write(&p, m.to_json()).with_context(|| format!("cannot write {}", p.display()))?;
+        }
+        models.push(Arc::new(m));
+    }
+    drop(data);
     let limits = Limits::new(None, Some(a.time_limit), Some(a.memory_limit));
-    println!(
-        "{:<12} {:<6} {:>5} {:>8} {:>8} {:>12} {:>12}",
-        "domain", "band", "n", "wl", "ff", "wl eval/s", "ff eval/s"
-    );
+    let mut header = format!("{:<12} {:<6} {:>5}", "domain", "band", "n");
+    for k in &kinds {
+        header += &format!(" {:>10}", format!("wl-{}", k.as_str()));
+    }
+    header += &format!(" {:>8}", "ff");
+    for k in &kinds {
+        header += &format!(" {:>16}", format!("wl-{} eval/s", k.as_str()));
+    }
+    header += &format!(" {:>12}", "ff eval/s");
+    println!("{header}");
     for band in &a.bands {
         let mut test = set.testing(band);
         test.truncate(a.max_test.unwrap_or(usize::MAX));
-        let (mut w, mut f) = (Tally::default(), Tally::default());
+        let mut w: Vec<Tally> = kinds.iter().map(|_| Tally::default()).collect();
+        let mut f = Tally::default();
         for p in &test {
             let full = load_for_model(&domain, p.text, p.path).map_err(|e| anyhow!(e))?;
-            let r = search_wl(&model, &full, limits)?;
-            if r.status == SearchStatus::Solved {
-                validate(&domain, p.text, p.path, &full, &r)?;
+            let mut line = format!("{}:", p.path);
+            for ((k, model), tally) in kinds.iter().zip(&models).zip(&mut w) {
+                let r = search_wl(model, &full, limits)?;
+                if r.status == SearchStatus::Solved {
+                    validate(&domain, p.text, p.path, &full, &r)?;
+                }
+                tally.add(&r);
+                line += &format!(" wl-{} {};", k.as_str(), outcome(&r));
             }
-            w.add(&r);
-            let mut line = format!(
-                "{}: wl {} cost {} evals {} {:.2} s",
-                p.path,
-                r.status.as_str(),
-                r.cost.map_or("-".into(), |c| c.to_string()),
-                r.evaluations,
-                r.search_time.as_secs_f64()
-            );
             if !a.no_ff {
                 let pruned = load(&domain, p.text, p.path, true).map_err(|e| anyhow!(e))?;
                 let r = gbfs(&pruned, &mut Ff::new(&pruned), limits);
@@ -313,30 +359,59 @@ fn run_benchmark(a: RunArgs) -> Result<ExitCode> {
                     validate(&domain, p.text, p.path, &pruned, &r)?;
                 }
                 f.add(&r);
-                line += &format!(
-                    "; ff {} cost {} evals {} {:.2} s",
-                    r.status.as_str(),
-                    r.cost.map_or("-".into(), |c| c.to_string()),
-                    r.evaluations,
-                    r.search_time.as_secs_f64()
-                );
+                line += &format!(" ff {}", outcome(&r));
             }
             eprintln!("{line}");
         }
         let r = |t: &Tally| t.evaluations as f64 / t.time.as_secs_f64().max(1e-9);
-        println!(
-            "{:<12} {:<6} {:>5} {:>8} {:>8} {:>12.0} {:>12}",
-            a.domain,
-            band,
-            test.len(),
-            w.solved,
-            if a.no_ff { "-".into() } else { f.solved.to_string() },
-            r(&w),
-            if a.no_ff { "-".into() } else { format!("{:.0}", r(&f)) }
-        );
+        let mut row = format!("{:<12} {:<6} {:>5}", a.domain, band, test.len());
+        for t in &w {
+            row += &format!(" {:>10}", t.solved);
+        }
+        row += &format!(" {:>8}", if a.no_ff { "-".into() } else { f.solved.to_string() });
+        for t in &w {
+            row += &format!(" {:>16.0}", r(t));
+        }
+        row += &format!(" {:>12}", if a.no_ff { "-".into() } else { format!("{:.0}", r(&f)) });
+        println!("{row}");
+        // Plan cost summed over the problems every searcher solved, so the
+        // sums compare like with like.
+        println!("{}", cost_line(&kinds, &w, &f, a.no_ff));
     }
-    println!("training: {train_seconds:.1} s wall");
+    println!("training: {collect_seconds:.1} s wall (labelling and features, shared by the kinds)");
     Ok(ExitCode::SUCCESS)
+}
+
+/// m.json -> m.rank.json (a name without an extension gets .rank).
+fn with_kind(p: &Path, k: Kind) -> PathBuf {
+    match p.extension() {
+        Some(ext) => p.with_extension(format!("{}.{}", k.as_str(), ext.to_string_lossy())),
+        None => p.with_extension(k.as_str()),
+    }
+}
+
+fn outcome(r: &SearchResult) -> String {
+    format!(
+        "{} cost {} evals {} {:.2} s",
+        r.status.as_str(),
+        r.cost.map_or("-".into(), |c| c.to_string()),
+        r.evaluations,
+        r.search_time.as_secs_f64()
+    )
+}
+
+fn cost_line(kinds: &[Kind], w: &[Tally], f: &Tally, no_ff: bool) -> String {
+    let mut all: Vec<(&str, &Tally)> = kinds.iter().map(|k| k.as_str()).zip(w).collect();
+    if !no_ff {
+        all.push(("ff", f));
+    }
+    let n = all.first().map_or(0, |(_, t)| t.costs.len());
+    let common: Vec<usize> = (0..n).filter(|&i| all.iter().all(|(_, t)| t.costs[i].is_some())).collect();
+    let mut line = format!("plan cost on the {} problems all solved:", common.len());
+    for (name, t) in &all {
+        line += &format!(" {name} {}", common.iter().map(|&i| t.costs[i].unwrap_or(0)).sum::<u64>());
+    }
+    line
 }
 
 /// Up to `n` states along a random walk from the initial state (seeded,
