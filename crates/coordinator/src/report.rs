@@ -77,8 +77,19 @@ fn merged(report: &Report, pm: &str) -> (Vec<String>, Vec<Vec<String>>) {
     (cols, rows)
 }
 
-/// The table in `format`.
+/// The table in `format`. Markdown and LaTeX, the tables people read, end
+/// coverage tables (Table 2's `planning`, Trunda's `coverage`) with one row
+/// per configuration over all domains, as Downward Lab prints them
+/// ([`with_domain_sums`]); CSV and JSON stay one row per domain, so that
+/// what reads them never counts an instance twice.
 pub fn render(report: &Report, format: Format) -> String {
+    let summed;
+    let report = if matches!(format, Format::Md | Format::Latex) {
+        summed = with_domain_sums(report);
+        &summed
+    } else {
+        report
+    };
     match format {
         Format::Json => serde_json::to_string_pretty(report).unwrap_or_default(),
         Format::Csv => {
@@ -114,6 +125,124 @@ pub fn render(report: &Report, format: Format) -> String {
         }
         Format::Svg => curves_svg(report),
     }
+}
+
+/// What the row over all domains holds in each column of a coverage table.
+#[derive(Clone, Copy, PartialEq)]
+enum Over {
+    /// A configuration column: the configuration's value.
+    Key,
+    /// The `domain` column.
+    Domain,
+    /// Counts and scores that add up: instances, problems solved, IPC scores.
+    Sum,
+    /// A mean over a domain's instances (ratio solved, evaluations): the
+    /// mean over all instances, each domain weighted by its instances.
+    Weighted,
+    /// The fewest over domains (seeds).
+    Min,
+    /// A standard deviation over seeds: a sum's needs each seed's totals,
+    /// which the table does not hold, so it is left empty.
+    Blank,
+}
+
+/// `report` with, for Table 2 (`planning`) and Trunda's `coverage`, one
+/// row per configuration over all the domains it ran on, after the
+/// per-domain rows: Downward Lab's sum row. Its domain reads `all domains`,
+/// or `K of N domains` where the configuration ran on only K of the
+/// table's N (its sums then compare with no other row's). Other tables,
+/// and tables of a single domain, are returned as they are.
+pub fn with_domain_sums(report: &Report) -> Report {
+    use schema::reports::Table;
+    let role = |c: &str| match (report.table, c) {
+        (_, "domain") => Over::Domain,
+        (_, "seeds") => Over::Min,
+        (_, c) if c.ends_with("_std") => Over::Blank,
+        (Table::Planning, "instances") => Over::Sum,
+        (Table::Planning, "solved_mean" | "evaluations_mean") => Over::Weighted,
+        (Table::Coverage, "problems" | "coverage_mean" | "ipc_time" | "ipc_length" | "ipc_expansions") => Over::Sum,
+        _ => Over::Key,
+    };
+    let roles: Vec<Over> = report.columns.iter().map(|c| role(c)).collect();
+    let (Some(domain), Some(weight)) = (
+        roles.iter().position(|&r| r == Over::Domain),
+        report.columns.iter().position(|c| c == "instances" || c == "problems"),
+    ) else {
+        return report.clone();
+    };
+    if !matches!(report.table, Table::Planning | Table::Coverage) {
+        return report.clone();
+    }
+    let mut domains: Vec<String> = report.rows.iter().map(|r| r[domain].text()).collect();
+    domains.sort();
+    domains.dedup();
+    if domains.len() < 2 {
+        return report.clone();
+    }
+    let value = |c: &Cell| match c {
+        Cell::Int(i) => Some(*i as f64),
+        Cell::Num(v) => *v,
+        Cell::Text(_) => None,
+    };
+    // Configurations in the order they first appear.
+    let mut groups: Vec<(Vec<String>, Vec<&Vec<Cell>>)> = vec![];
+    for row in &report.rows {
+        let key: Vec<String> = roles.iter().zip(row).filter(|(r, _)| **r == Over::Key).map(|(_, c)| c.text()).collect();
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, rows)) => rows.push(row),
+            None => groups.push((key, vec![row])),
+        }
+    }
+    let mut out = report.clone();
+    for (_, rows) in groups {
+        let mut ran: Vec<String> = rows.iter().map(|r| r[domain].text()).collect();
+        ran.sort();
+        ran.dedup();
+        let label = if ran.len() == domains.len() {
+            "all domains".to_string()
+        } else {
+            format!("{} of {} domains", ran.len(), domains.len())
+        };
+        let weights: Vec<f64> = rows.iter().map(|r| value(&r[weight]).unwrap_or(0.0)).collect();
+        let total: f64 = weights.iter().sum();
+        let sum_row = roles
+            .iter()
+            .enumerate()
+            .map(|(i, role)| match role {
+                Over::Key => rows[0][i].clone(),
+                Over::Domain => Cell::Text(Some(label.clone())),
+                Over::Blank => Cell::Num(None),
+                Over::Min => {
+                    let least = rows.iter().filter_map(|r| value(&r[i])).fold(f64::INFINITY, f64::min);
+                    if least.is_finite() {
+                        Cell::Int(least as i64)
+                    } else {
+                        Cell::Num(None)
+                    }
+                }
+                Over::Sum => {
+                    let s: f64 = rows.iter().filter_map(|r| value(&r[i])).sum();
+                    match rows[0][i] {
+                        Cell::Int(_) => Cell::Int(s.round() as i64),
+                        _ => Cell::Num(Some(s)),
+                    }
+                }
+                // A domain without a value (no run solved: no mean) leaves
+                // the mean over all domains undefined too.
+                Over::Weighted => {
+                    let parts: Option<Vec<f64>> = rows.iter().map(|r| value(&r[i])).collect();
+                    match parts {
+                        Some(p) if total > 0.0 => {
+                            Cell::Num(Some(p.iter().zip(&weights).map(|(v, w)| v * w).sum::<f64>() / total))
+                        }
+                        _ => Cell::Num(None),
+                    }
+                }
+            })
+            .collect();
+        out.rows.push(sum_row);
+    }
+    out
 }
 
 /// A CSV field, quoted where it holds a comma, a quote or a newline.
@@ -246,4 +375,99 @@ pub fn curves_svg(report: &Report) -> String {
         );
     }
     svg + "</svg>\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use schema::reports::{Cell, Report, Table};
+
+    use super::{render, with_domain_sums, Format};
+
+    fn text(s: &str) -> Cell {
+        Cell::Text(Some(s.to_string()))
+    }
+
+    /// Table 2 over two domains: ratio solved and evaluations weighted by
+    /// each domain's instances, instances added, stds left empty, seeds the
+    /// fewest; a configuration missing from a domain says so.
+    #[test]
+    fn planning_tables_end_with_a_row_per_configuration_over_all_domains() {
+        let columns = [
+            "domain",
+            "model",
+            "distribution",
+            "sigma",
+            "residual",
+            "bound",
+            "estimate",
+            "seeds",
+            "instances",
+            "solved_mean",
+            "solved_std",
+            "evaluations_mean",
+            "evaluations_std",
+        ];
+        let row = |domain: &str, estimate: &str, seeds: i64, n: i64, solved: f64, evals: f64| {
+            let mut r = vec![text(domain), text("nlm"), text("gaussian"), text("learn"), text("ff"), Cell::Text(None)];
+            r.extend([text(estimate), Cell::Int(seeds), Cell::Int(n), Cell::Num(Some(solved)), Cell::Num(Some(0.1))]);
+            r.extend([Cell::Num(Some(evals)), Cell::Num(Some(5.0))]);
+            r
+        };
+        let report = Report {
+            table: Table::Planning,
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows: vec![
+                row("blocksworld", "N", 3, 10, 0.5, 100.0),
+                row("blocksworld", "TN", 3, 10, 1.0, 50.0),
+                row("gripper", "N", 2, 30, 0.9, 200.0),
+            ],
+        };
+        let summed = with_domain_sums(&report);
+        assert_eq!(summed.rows.len(), 5);
+        assert_eq!(summed.rows[..3], report.rows[..], "the domains' rows first, unchanged");
+        let n = &summed.rows[3];
+        assert_eq!(n[0], text("all domains"));
+        assert_eq!(n[6], text("N"));
+        assert_eq!((&n[7], &n[8]), (&Cell::Int(2), &Cell::Int(40)));
+        // (0.5 * 10 + 0.9 * 30) / 40 = 0.8 solved; (100 * 10 + 200 * 30) / 40 = 175 evaluations.
+        let Cell::Num(Some(solved)) = n[9] else { panic!("{n:?}") };
+        let Cell::Num(Some(evals)) = n[11] else { panic!("{n:?}") };
+        assert!((solved - 0.8).abs() < 1e-12 && (evals - 175.0).abs() < 1e-12, "{n:?}");
+        assert_eq!((&n[10], &n[12]), (&Cell::Num(None), &Cell::Num(None)));
+        let tn = &summed.rows[4];
+        assert_eq!((&tn[0], &tn[6], &tn[8]), (&text("1 of 2 domains"), &text("TN"), &Cell::Int(10)));
+
+        let md = render(&report, Format::Md);
+        assert!(md.lines().last().unwrap().starts_with("| 1 of 2 domains | nlm |"), "{md}");
+        assert!(md.contains("| all domains | nlm | gaussian | learn | ff |  | N | 2 | 40 | 0.800 |"), "{md}");
+        assert_eq!(render(&report, Format::Csv).lines().count(), 4, "CSV keeps one row per domain");
+        let one = Report { rows: report.rows[..2].to_vec(), ..report.clone() };
+        assert_eq!(with_domain_sums(&one).rows.len(), 2, "one domain: nothing to add up");
+    }
+
+    /// Trunda's coverage: problems solved and IPC scores add up.
+    #[test]
+    fn coverage_tables_add_up_problems_solved_and_ipc_scores() {
+        let columns =
+            ["domain", "kind", "configuration", "seeds", "problems", "coverage_mean", "coverage_std", "ipc_time"];
+        let row = |domain: &str, problems: i64, coverage: f64, ipc: f64| {
+            vec![text(domain), text("learned"), text("mlp"), Cell::Int(5), Cell::Int(problems)]
+                .into_iter()
+                .chain([Cell::Num(Some(coverage)), Cell::Num(Some(1.0)), Cell::Num(Some(ipc))])
+                .collect::<Vec<_>>()
+        };
+        let report = Report {
+            table: Table::Coverage,
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows: vec![row("blocksworld", 20, 12.5, 10.25), row("zenotravel", 10, 4.0, 3.5)],
+        };
+        let all = with_domain_sums(&report).rows.pop().unwrap();
+        assert_eq!(all[0], text("all domains"));
+        assert_eq!(
+            (&all[4], &all[5], &all[6], &all[7]),
+            (&Cell::Int(30), &Cell::Num(Some(16.5)), &Cell::Num(None), &Cell::Num(Some(13.75)))
+        );
+        let accuracy = Report { table: Table::Accuracy, ..report.clone() };
+        assert_eq!(with_domain_sums(&accuracy).rows.len(), 2, "only coverage tables");
+    }
 }
