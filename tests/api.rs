@@ -34,11 +34,11 @@ async fn reads_are_open_and_mutations_need_the_token() {
 
     let (st, list) = call(&app, "GET", "/api/experiments", None).await;
     assert_eq!(st, StatusCode::OK);
-    assert_eq!(list[0]["jobs"]["pending"], 72);
+    assert_eq!(list[0]["jobs"]["pending"], 88);
     let (st, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
     assert_eq!(st, StatusCode::OK);
-    assert_eq!(one["by_kind"]["plan"]["pending"], 20);
-    assert_eq!(one["total"], 72);
+    assert_eq!(one["by_kind"]["plan"]["pending"], 30);
+    assert_eq!(one["total"], 88);
     assert!(one["eta_s"].is_null(), "no live worker, no ETA: {one}");
     assert_eq!((one["finished"].as_bool(), one["slots_without_instance"].as_i64()), (Some(false), Some(0)));
     // With workers, the ETA is the cost model's projection over their slots.
@@ -452,7 +452,7 @@ async fn hostile_text_is_only_ever_a_value() {
     let (st, _) = call(&app, "GET", &format!("/api/jobs?kind={hostile}"), None).await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "kinds are names from the vocabulary");
     let (_, all) = call(&app, "GET", &format!("/api/jobs?experiment={e}"), None).await;
-    assert_eq!(all.as_array().unwrap().len(), 72, "the jobs are all there");
+    assert_eq!(all.as_array().unwrap().len(), 88, "the jobs are all there");
 }
 
 /// Whether `v` conforms to `schema` (a reference resolved in `doc`), for
@@ -590,18 +590,18 @@ async fn bulk_actions_and_one_job_in_full() {
     let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/retry?status=dead,cancelled"), t).await;
     assert_eq!((st, body["changed"].as_u64()), (StatusCode::OK, Some(2)), "{body}");
     let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
-    assert_eq!((one["jobs"]["pending"].as_i64(), one["jobs"]["cancelled"].as_i64()), (Some(72), Some(0)));
+    assert_eq!((one["jobs"]["pending"].as_i64(), one["jobs"]["cancelled"].as_i64()), (Some(88), Some(0)));
 
     // Cancel: every unfinished plan job, then the rest.
     let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/cancel?kind=plan"), t).await;
-    assert_eq!((st, body["changed"].as_u64(), body["kept_shared"].as_u64()), (StatusCode::OK, Some(20), Some(0)));
+    assert_eq!((st, body["changed"].as_u64(), body["kept_shared"].as_u64()), (StatusCode::OK, Some(30), Some(0)));
     let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
-    assert_eq!(one["by_kind"]["plan"]["cancelled"], 20);
-    assert_eq!(one["jobs"]["cancelled"], 20, "only the plan jobs: {one}");
+    assert_eq!(one["by_kind"]["plan"]["cancelled"], 30);
+    assert_eq!(one["jobs"]["cancelled"], 30, "only the plan jobs: {one}");
     let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/cancel"), t).await;
-    assert_eq!((st, body["changed"].as_u64()), (StatusCode::OK, Some(52)));
+    assert_eq!((st, body["changed"].as_u64()), (StatusCode::OK, Some(58)));
     let (_, list) = call(&app, "GET", "/api/experiments?name=smoke", None).await;
-    assert_eq!(list[0]["jobs"]["cancelled"], 72);
+    assert_eq!(list[0]["jobs"]["cancelled"], 88);
     let (_, none) = call(&app, "GET", "/api/experiments?name=nothing-by-this-name", None).await;
     assert_eq!(none, serde_json::json!([]));
 
@@ -623,7 +623,7 @@ async fn bulk_actions_and_one_job_in_full() {
 
     // Priority.
     let (st, body) = call(&app, "POST", &format!("/api/experiments/{e}/priority?priority=5"), t).await;
-    assert_eq!((st, body["priority"].as_i64(), body["jobs_changed"].as_u64()), (StatusCode::OK, Some(5), Some(72)));
+    assert_eq!((st, body["priority"].as_i64(), body["jobs_changed"].as_u64()), (StatusCode::OK, Some(5), Some(88)));
     let (_, one) = call(&app, "GET", &format!("/api/experiments/{e}"), None).await;
     assert_eq!(one["priority"], 5);
 

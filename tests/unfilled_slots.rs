@@ -194,3 +194,73 @@ async fn stop_rules_end_slots_without_trying_and_say_why() {
         assert_eq!(predicted.is_some(), *balls == 4 && split == "validation", "{split} {balls}: {predicted:?}");
     }
 }
+
+/// The planning sample is drawn from solved slots (as the authors' 100
+/// planning instances were from their solved test instances): 3 of the 6
+/// test slots are solved (4 balls) and 3 are not (60 balls in half a
+/// second), and a sample of 3 plans exactly the solved ones, whichever
+/// order the draws walk; a sample of 2 takes the first 2 solved in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_planning_sample_is_drawn_from_solved_slots() {
+    for n in [3, 2] {
+        let grid = format!(
+            r#"
+name = "draws-{n}"
+seeds = [1]
+[baselines]
+heuristics = ["ff"]
+[domains.gripper.train]
+seeds = "1..1"
+balls = [2]
+[domains.gripper.validation]
+seeds = "1..1"
+balls = [2]
+[domains.gripper.test]
+seeds = "1..3"
+balls = [4, 60]
+planning = {n}
+limits = {{ time_s = 0.5, tries = 1, skip_after_easier_failed = false }}
+"#
+        );
+        let db = TestDatabase::create().await;
+        let (_, st) = run_to_the_end(&db, &grid).await;
+        assert_eq!(st.by_kind[&JobKind::Draw][JobStatus::Succeeded], 6, "{st:?}");
+        // In the draws' order: rank, whether the slot has an instance, drawn before, drawn.
+        let draws: Vec<(i32, bool, i32, bool)> = sqlx::query_as(
+            "SELECT w.rank, EXISTS (SELECT 1 FROM instances i WHERE i.job = w.slot), w.drawn_before, w.drawn
+             FROM planning_draws w ORDER BY w.rank",
+        )
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+        assert_eq!(draws.len(), 6);
+        assert_eq!(draws.iter().filter(|d| d.1).count(), 3, "the 4-ball slots: {draws:?}");
+        let mut before = 0;
+        for &(rank, solved, drawn_before, drawn) in &draws {
+            assert_eq!(drawn_before, before, "rank {rank}: {draws:?}");
+            assert_eq!(drawn, solved && before < n, "rank {rank}: {draws:?}");
+            before += i32::from(drawn);
+        }
+        assert_eq!(before, n);
+        // Plan runs on the drawn slots' instances only; the other plan jobs skipped, saying why.
+        let (runs, on_drawn): (i64, i64) = sqlx::query_as(
+            "SELECT count(*), count(*) FILTER (WHERE EXISTS (
+                 SELECT 1 FROM planning_draws w WHERE w.drawn AND w.slot = p.instance))
+             FROM plan_runs p",
+        )
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+        assert_eq!((runs, on_drawn), (i64::from(n), i64::from(n)));
+        let reasons: Vec<(String,)> =
+            sqlx::query_as("SELECT last_error FROM jobs WHERE kind = 'plan' AND status = 'skipped'")
+                .fetch_all(&db.pool)
+                .await
+                .unwrap();
+        assert_eq!(reasons.len(), 6 - n as usize);
+        // Unsolved slots' plan jobs may be skipped for their instance before their draw ends.
+        let not_drawn = reasons.iter().filter(|(r,)| r.contains("did not draw its slot into the planning sample"));
+        assert_eq!(not_drawn.count(), 3 - n as usize, "{reasons:?}");
+        assert!(reasons.iter().all(|(r,)| r.contains("did not draw") || r.contains("has no instance")), "{reasons:?}");
+    }
+}

@@ -42,17 +42,17 @@ async fn submit_then_status_then_resubmit_reuses_everything() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let id = v["experiment"].as_str().unwrap().to_string();
     assert_eq!(v["jobs"]["generate"], 26);
-    assert_eq!(v["new"], 72);
+    assert_eq!(v["new"], 88);
     let st = hfarm(&["status", &id, "--json"], &db.url);
     let s: serde_json::Value = serde_json::from_slice(&st.stdout).unwrap();
     for state in ["pending", "queued", "running", "succeeded", "failed", "dead", "cancelled"] {
         assert!(s["jobs"][state].is_i64(), "{state} missing in {s}");
     }
-    assert_eq!(s["jobs"]["pending"], 72);
+    assert_eq!(s["jobs"]["pending"], 88);
     let again = hfarm(&["submit", SMOKE, "--json"], &db.url);
     let v2: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(v2["new"], 0);
-    assert_eq!(v2["reused"], 72);
+    assert_eq!(v2["reused"], 88);
     assert_ne!(v2["experiment"], v["experiment"]);
 }
 
@@ -67,12 +67,12 @@ async fn status_wait_says_by_its_exit_status_whether_jobs_died_or_time_ran_out()
     let id =
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["experiment"].as_str().unwrap().to_string();
 
-    // 72 pending jobs and no worker: the wait gives up.
+    // 88 pending jobs and no worker: the wait gives up.
     let started = std::time::Instant::now();
     let out = hfarm(&["status", "smoke", "--wait", "--timeout", "1"], &db.url);
     assert_eq!(out.status.code(), Some(4), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("pending    72"), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pending    88"), "{}", String::from_utf8_lossy(&out.stdout));
     // Without --wait, the counts and 0.
     assert_eq!(hfarm(&["status", &id, "--once"], &db.url).status.code(), Some(0));
 
@@ -90,7 +90,7 @@ async fn status_wait_says_by_its_exit_status_whether_jobs_died_or_time_ran_out()
     let out = hfarm(&["status", "smoke", "--wait", "--json"], &db.url);
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((v["jobs"]["dead"].as_i64(), v["jobs"]["cancelled"].as_i64()), (Some(1), Some(71)), "{v}");
+    assert_eq!((v["jobs"]["dead"].as_i64(), v["jobs"]["cancelled"].as_i64()), (Some(1), Some(87)), "{v}");
 
     // Retried and cancelled again: nothing died, exit 0.
     sqlx::query("UPDATE jobs SET status = 'cancelled' WHERE key = $1").bind(&dead).execute(&db.pool).await.unwrap();
@@ -109,7 +109,7 @@ fn dry_run_needs_no_database_and_malformed_grids_name_the_key() {
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["experiment"].is_null());
-    assert_eq!(v["jobs"]["plan"], 20);
+    assert_eq!(v["jobs"]["plan"], 30);
     let dir = TempDir::new(&format!("hfarm-grid-{}", std::process::id()));
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, std::fs::read_to_string(SMOKE).unwrap().replace("balls = [6]", "balls = [6]\nbals = 1"))

@@ -67,6 +67,7 @@ impl JobClass {
                 };
                 (domain.clone(), group, limits.max_evaluations as f64, limits.time_s.0)
             }
+            JobSpec::Draw { domain, .. } => (domain.clone(), String::new(), 1.0, None),
             JobSpec::Noop { .. } => (String::new(), String::new(), 1.0, None),
             JobSpec::PuzzleLearn { domain, settings, iterations, .. } => {
                 (domain.clone(), settings.as_str().to_string(), *iterations as f64, None)
@@ -233,7 +234,8 @@ impl CostModel {
                 };
                 table.get(&c.group).or_else(|| table.get("*")).and_then(by_domain)
             }
-            JobKind::Noop => Some(0.0),
+            // One statement with its completion.
+            JobKind::Draw | JobKind::Noop => Some(0.0),
             JobKind::PuzzleLearn
             | JobKind::PuzzleSolve
             | JobKind::PuzzleTest
@@ -335,11 +337,17 @@ pub fn project(jobs: &[Job], model: &CostModel) -> Projection {
             _ => None,
         })
         .collect();
+    // Draws ranked beyond the sample's size are reserves: their plan jobs
+    // run only in place of unsolved slots, and are projected as skipped
+    // (the sample is full whenever at least `n` test slots are solved).
+    let reserves: std::collections::HashSet<&JobKey> =
+        jobs.iter().filter(|j| matches!(j.spec, JobSpec::Draw { n, rank, .. } if rank >= n)).map(|j| &j.key).collect();
     let mut p = Projection::default();
     for j in jobs {
         let c = JobClass::of(j, &models);
         let (s, source) = model.seconds(&c);
-        p.add(c.kind, c.resource, 1, s, source);
+        let reserve = c.kind == JobKind::Plan && j.inputs.iter().any(|k| reserves.contains(k));
+        p.add(c.kind, c.resource, 1, if reserve { 0.0 } else { s }, source);
     }
     p
 }
@@ -390,6 +398,23 @@ steps = 1000
         assert!(p.by_kind[&JobKind::Train].gpu_hours > 0.0 && p.by_kind[&JobKind::Train].cpu_hours == 0.0);
     }
 
+    /// A planning sample of n test slots plans behind draws on every slot;
+    /// the projection counts n slots' plan jobs, as when only n existed.
+    #[test]
+    fn a_planning_sample_projects_n_slots_of_planning() {
+        let m = CostModel::defaults();
+        let sample = SMALL.replace("seeds = \"1..2\"\nballs = [20]", "seeds = \"1..5\"\nballs = [20]\nplanning = 2");
+        let few = SMALL.replace("seeds = \"1..2\"\nballs = [20]", "seeds = \"1..2\"\nballs = [20]\nplanning = 2");
+        assert_ne!(sample, SMALL);
+        let (sample, few) = (project(&grid(&sample), &m), project(&grid(&few), &m));
+        let plan = |p: &Projection| p.by_kind[&JobKind::Plan].clone();
+        assert_eq!((plan(&sample).jobs, plan(&few).jobs), (5 * 3, 2 * 3), "every slot has plan jobs");
+        let (a, b) = (plan(&sample).cpu_hours + plan(&sample).gpu_hours, plan(&few).cpu_hours + plan(&few).gpu_hours);
+        assert!(b > 0.0 && (a - b).abs() < 1e-9 * b, "{a} vs {b}");
+        assert_eq!(sample.by_kind[&JobKind::Draw].jobs, 5);
+        assert!(!few.by_kind.contains_key(&JobKind::Draw), "2 of 2 slots: no draws");
+    }
+
     #[test]
     fn units_scale_the_cost_caps_bound_it_and_measurements_win() {
         let jobs = grid(SMALL);
@@ -435,10 +460,14 @@ steps = 1000
         let train = &p.by_kind[&JobKind::Train];
         assert_eq!(train.jobs, 560);
         assert!((train.gpu_hours - by_hand).abs() < 1e-6, "{} vs {by_hand}", train.gpu_hours);
-        // Every plan run at its whole budget: 82,800 runs; the NLM's and
-        // HGN's on GPU workers, the linear model's and the baselines' on CPU.
+        // Every plan run at its whole budget: 82,800 runs (100 per domain
+        // and configuration); the NLM's and HGN's on GPU workers, the
+        // linear model's and the baselines' on CPU. Blocksworld (132 test
+        // slots) and visitall (102) draw their 100 from the solved slots:
+        // plan jobs on every slot, 207 per 400 the reserves of unsolved ones.
         let plan = &p.by_kind[&JobKind::Plan];
-        assert_eq!(plan.jobs, 82_800);
+        assert_eq!(plan.jobs, 82_800 / 400 * (132 + 100 + 100 + 102));
+        assert_eq!(p.by_kind[&JobKind::Draw].jobs, 132 + 102);
         assert!(plan.gpu_hours > 0.0 && plan.cpu_hours > 0.0, "{plan:?}");
         assert!(p.cpu_hours > plan.cpu_hours);
         assert!((p.gpu_hours - train.gpu_hours - plan.gpu_hours).abs() < 1e-6);

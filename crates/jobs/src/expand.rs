@@ -5,7 +5,8 @@
 //! pipeline:
 //!
 //! generate -> label -> (train -> evaluate, plan). Baseline plan jobs read
-//! only the generated test instance. A slot's generate job waits for the
+//! only the generated test instance (and its draw, where the grid plans a
+//! sample of the test slots: [`planning_slots`]). A slot's generate job waits for the
 //! same seed's next easier slot ([`difficulty_gate`]) and is skipped when
 //! that one has no instance; where the split's limits ask for it
 //! (`skip_after_failed_seeds`), it also waits for the same size's previous
@@ -14,7 +15,7 @@
 //! Gaussian model asked for under several bounds, an instance two grids
 //! share) the same job.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
 use planner::generate::{Params, Value};
 
@@ -86,9 +87,16 @@ pub fn size(grid: &Grid) -> Size {
             add_one(n, 1 + peers.unwrap_or(0) as u64);
         }
         add_one(train + validation + test, 1); // label
-        let planning = spec.test.planning.map_or(test, |n| test.min(n as u64));
+                                               // A sample of the test slots plans on every slot behind a draw each
+                                               // (`planning_slots`): one more input per plan job.
+        let sampled = spec.test.planning.is_some_and(|n| n > 0 && (n as u64) < test);
+        if sampled {
+            add_one(test, 2); // draw: its slot and the previous draw
+        }
+        let planning = if spec.test.planning == Some(0) { 0 } else { test };
+        let plan_inputs = u64::from(sampled);
         if let Some(b) = &grid.baselines {
-            add_one((b.heuristics.len() as u64).saturating_mul(planning), 1);
+            add_one((b.heuristics.len() as u64).saturating_mul(planning), 1 + plan_inputs);
         }
         for l in &grid.learning {
             let configs = [l.models.len(), l.distributions.len(), l.sigma.len(), l.residuals.len(), l.bounds.len()]
@@ -96,7 +104,8 @@ pub fn size(grid: &Grid) -> Size {
                 .fold(seeds, |n, k| n.saturating_mul(k as u64));
             add_one(configs, train.saturating_add(validation)); // train reads every train and validation label
             add_one(configs, test.saturating_add(1)); // evaluate: the model and every test label
-            add_one(configs.saturating_mul(2).saturating_mul(planning), 2); // plan: mu and clipped mu
+            add_one(configs.saturating_mul(2).saturating_mul(planning), 2 + plan_inputs);
+            // plan: mu and clipped mu
         }
     }
     for b in &grid.likely {
@@ -112,19 +121,61 @@ pub fn size(grid: &Grid) -> Size {
     Size { jobs, inputs }
 }
 
-/// The instances sampled for planning: a deterministic choice by key, so the
-/// same grid always plans on the same instances.
-fn planning_sample(keys: &[JobKey], n: Option<usize>) -> Vec<JobKey> {
+/// A test slot that plan jobs run on, behind its draw where the grid plans
+/// a sample of the test slots.
+struct PlanningSlot {
+    draw: Option<JobKey>,
+    instance: JobKey,
+}
+
+impl PlanningSlot {
+    /// A plan job's inputs: the model's train job (a learned heuristic),
+    /// the draw, the instance last.
+    fn inputs(&self, model: Option<&JobKey>) -> Vec<JobKey> {
+        model.into_iter().chain(&self.draw).chain([&self.instance]).cloned().collect()
+    }
+}
+
+/// The test slots that get plan jobs. Every slot when the grid plans them
+/// all, or asks for at least as many as there are. Otherwise a sample of
+/// `n` *solved* slots, as the authors drew their planning instances from
+/// the test instances that exist (`docs/pddlsl-code-vs-paper.md`): the
+/// slots are ranked in a fixed order (a digest of their keys, so the same
+/// grid always ranks them alike), a chain of draw jobs walks that order
+/// once generation has ended (each reads the previous one's count), and
+/// the first `n` slots with an instance are drawn. Every slot gets plan
+/// jobs; those of a slot not drawn are skipped, so an unsolved slot gives
+/// its place to the next solved one instead of leaving the sample short.
+fn planning_slots(
+    out: &mut Expansion,
+    seen: &mut HashSet<JobKey>,
+    domain: &str,
+    keys: &[JobKey],
+    n: Option<usize>,
+) -> Vec<PlanningSlot> {
+    // A seed listed twice is one instance: its first position.
+    let mut once = HashSet::new();
+    let slots: Vec<&JobKey> = keys.iter().filter(|k| once.insert(*k)).collect();
+    let n = match n {
+        Some(0) => return vec![],
+        Some(n) if n < slots.len() => n,
+        _ => return slots.into_iter().map(|k| PlanningSlot { draw: None, instance: k.clone() }).collect(),
+    };
     let mut ranked: Vec<(JobKey, usize)> =
-        keys.iter().enumerate().map(|(i, k)| (JobKey::of(&("planning-sample", k.as_str()), &[]), i)).collect();
+        slots.iter().enumerate().map(|(i, k)| (JobKey::of(&("planning-sample", k.as_str()), &[]), i)).collect();
     ranked.sort();
-    let n = n.unwrap_or(keys.len()).min(keys.len());
-    // Keep generation order among the chosen, for readable listings: the
-    // first position of each chosen key (a seed listed twice is one instance).
-    let mut chosen: Vec<usize> = ranked.into_iter().take(n).map(|(_, i)| i).collect();
-    let first: HashMap<&JobKey, usize> = keys.iter().enumerate().rev().map(|(i, k)| (k, i)).collect();
-    chosen.sort_by_key(|&i| first[&keys[i]]);
-    chosen.into_iter().map(|i| keys[i].clone()).collect()
+    let mut draws: Vec<Option<JobKey>> = vec![None; slots.len()];
+    let mut previous: Option<JobKey> = None;
+    for (rank, (_, i)) in ranked.into_iter().enumerate() {
+        let inputs: Vec<JobKey> = [slots[i].clone()].into_iter().chain(previous.take()).collect();
+        // Both fit: a grid expands into at most MAX_JOBS jobs.
+        let spec = JobSpec::Draw { domain: domain.to_string(), n: n as u32, rank: rank as u32 };
+        let key = out.add(seen, Job::new(spec, inputs));
+        draws[i] = Some(key.clone());
+        previous = Some(key);
+    }
+    // Generation order among the slots, for readable listings.
+    slots.into_iter().zip(draws).map(|(k, draw)| PlanningSlot { draw, instance: k.clone() }).collect()
 }
 
 /// The slot a combination's slots wait for (same seed): the latest earlier
@@ -199,18 +250,18 @@ pub fn expand(grid: &Grid) -> Expansion {
             }
         }
         let test_instances = generated.get(&Split::Test).cloned().unwrap_or_default();
-        let planning = planning_sample(&test_instances, spec.test.planning);
+        let planning = planning_slots(&mut out, &mut seen, domain, &test_instances, spec.test.planning);
 
         if let Some(b) = &grid.baselines {
             for name in &b.heuristics {
-                for inst in &planning {
+                for slot in &planning {
                     let spec = JobSpec::Plan {
                         domain: domain.clone(),
                         heuristic: PlanHeuristic::Classical { name: name.clone() },
                         limits: plan_limits,
                         planning: grid.planning,
                     };
-                    out.add(&mut seen, Job::new(spec, vec![inst.clone()]));
+                    out.add(&mut seen, Job::new(spec, slot.inputs(None)));
                 }
             }
         }
@@ -249,14 +300,14 @@ pub fn expand(grid: &Grid) -> Expansion {
                                         Distribution::Truncated => vec![None],
                                     };
                                     for clip in estimates {
-                                        for inst in &planning {
+                                        for slot in &planning {
                                             let plan = JobSpec::Plan {
                                                 domain: domain.clone(),
                                                 heuristic: PlanHeuristic::Learned { clip, model: Some(model) },
                                                 limits: plan_limits,
                                                 planning: grid.planning,
                                             };
-                                            out.add(&mut seen, Job::new(plan, vec![tk.clone(), inst.clone()]));
+                                            out.add(&mut seen, Job::new(plan, slot.inputs(Some(&tk))));
                                         }
                                     }
                                 }
@@ -340,6 +391,73 @@ balls = [2]
         let size = super::size(&grid);
         let inputs: usize = e.jobs.iter().map(|j| j.inputs.len()).sum();
         assert!(size.inputs >= inputs as u64, "{size:?} < {inputs}");
+    }
+
+    /// A sample of the test slots: a chain of draws over every slot in a
+    /// fixed order, plan jobs on every slot behind its draw; without a
+    /// sample (or asking for as many as there are) no draws at all.
+    #[test]
+    fn a_planning_sample_draws_every_test_slot_in_a_chain_and_plans_behind_the_draws() {
+        let text = |planning: usize| {
+            format!(
+                r#"
+name = "sample"
+[domains.gripper.train]
+seeds = "1..2"
+balls = [2]
+[domains.gripper.validation]
+seeds = "1..1"
+balls = [2]
+[domains.gripper.test]
+seeds = "1..5"
+balls = [4]
+planning = {planning}
+[baselines]
+heuristics = ["ff"]
+"#
+            )
+        };
+        let grid = Grid::parse(&text(3), "sample.toml").unwrap();
+        let e = expand(&grid);
+        let of = |kind: JobKind| e.jobs.iter().filter(move |j| j.spec.kind() == kind);
+        let tests: Vec<&JobKey> = of(JobKind::Generate)
+            .filter(|j| matches!(j.spec, JobSpec::Generate { split: Split::Test, .. }))
+            .map(|j| &j.key)
+            .collect();
+        let draws: Vec<&Job> = of(JobKind::Draw).collect();
+        assert_eq!((tests.len(), draws.len()), (5, 5));
+        // In rank order, each after the one before: its slot, then the previous draw.
+        for (rank, d) in draws.iter().enumerate() {
+            assert_eq!(d.spec, JobSpec::Draw { domain: "gripper".into(), n: 3, rank: rank as u32 });
+            assert!(tests.contains(&&d.inputs[0]));
+            match rank {
+                0 => assert_eq!(d.inputs.len(), 1),
+                _ => assert_eq!(d.inputs[1..], [draws[rank - 1].key.clone()]),
+            }
+        }
+        let drawn: HashSet<&JobKey> = draws.iter().map(|d| &d.inputs[0]).collect();
+        assert_eq!(drawn.len(), 5, "every slot drawn once");
+        // A plan job per slot, behind that slot's draw.
+        let plans: Vec<&Job> = of(JobKind::Plan).collect();
+        assert_eq!(plans.len(), 5);
+        for p in &plans {
+            let d = draws.iter().find(|d| d.key == p.inputs[0]).expect("a draw first");
+            assert_eq!(p.inputs[1..], [d.inputs[0].clone()], "then the draw's own slot");
+        }
+        let size = super::size(&grid);
+        let inputs: usize = e.jobs.iter().map(|j| j.inputs.len()).sum();
+        assert!(size.jobs >= e.jobs.len() as u64 && size.inputs >= inputs as u64, "{size:?}");
+        // Asking for none: neither draws nor plan jobs.
+        let e = expand(&Grid::parse(&text(0), "sample.toml").unwrap());
+        assert_eq!((e.counts().get(&JobKind::Draw), e.counts().get(&JobKind::Plan)), (None, None));
+        // Asking for every slot: no draws, plan jobs read the instance alone.
+        for n in [5, 9] {
+            let e = expand(&Grid::parse(&text(n), "sample.toml").unwrap());
+            assert_eq!(e.counts().get(&JobKind::Draw), None);
+            let plans: Vec<&Job> = e.jobs.iter().filter(|j| j.spec.kind() == JobKind::Plan).collect();
+            assert_eq!(plans.len(), 5);
+            assert!(plans.iter().all(|p| p.inputs.len() == 1 && tests.contains(&&p.inputs[0])));
+        }
     }
 
     /// The code's splits: every split draws from the same (parameters,

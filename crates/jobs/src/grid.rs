@@ -464,7 +464,8 @@ pub struct SplitSpec {
     /// checked against the domain's descriptor (kind and range); optional
     /// parameters may be absent (visitall's `height`: square grids).
     pub params: BTreeMap<&'static str, Vec<Value>>,
-    /// Test split: how many instances (sampled deterministically) get planning runs.
+    /// Test split: how many instances get planning runs: the first that many
+    /// solved slots in a fixed order of the slots (`expand::planning_slots`).
     pub planning: Option<usize>,
     /// Overrides `limits.generate` for this split.
     pub limits: Option<SolveLimits>,

@@ -142,8 +142,18 @@ pub enum JobSpec {
         #[serde(default, skip_serializing_if = "Definitions::is_default")]
         features: Definitions,
     },
-    /// Greedy best-first search on one test instance. Inputs: the generate
-    /// job, preceded by the train job for a learned heuristic.
+    /// Whether one test slot's instance is in the planning sample: the
+    /// sample is the first `n` slots, in a fixed order of the test slots,
+    /// that have an instance (the authors drew their 100 planning instances
+    /// from the *solved* test instances). `rank` is the slot's place in that
+    /// order. Inputs: the slot's generate job, then the draw of the slot
+    /// ranked just before (none for rank 0), so that draws decide in order
+    /// and each reads one count. A slot that is not drawn has no result for
+    /// the plan jobs that need it, which are skipped.
+    Draw { domain: String, n: u32, rank: u32 },
+    /// Greedy best-first search on one test instance. Inputs: the train job
+    /// for a learned heuristic, then the slot's draw where the grid plans a
+    /// sample of its test slots, then the generate job.
     Plan {
         domain: String,
         heuristic: PlanHeuristic,
@@ -272,6 +282,7 @@ pub enum JobKind {
     Label,
     Train,
     Evaluate,
+    Draw,
     Plan,
     Noop,
     PuzzleLearn,
@@ -322,11 +333,12 @@ impl Needs {
 }
 
 impl JobKind {
-    pub const ALL: [JobKind; 13] = [
+    pub const ALL: [JobKind; 14] = [
         JobKind::Generate,
         JobKind::Label,
         JobKind::Train,
         JobKind::Evaluate,
+        JobKind::Draw,
         JobKind::Plan,
         JobKind::Noop,
         JobKind::PuzzleLearn,
@@ -359,6 +371,15 @@ impl JobKind {
             ),
             JobKind::Train => ("train", "train one model (configuration x seed)", Resource::Gpu, true, Needs::Any),
             JobKind::Evaluate => ("evaluate", "test metrics of a trained model", Resource::Cpu, true, Needs::First),
+            // Its own slot's instance decides, the previous draw only counts:
+            // it runs whatever the others ended with.
+            JobKind::Draw => (
+                "draw",
+                "draw a solved test instance into the planning sample (the first n in a fixed order)",
+                Resource::Cpu,
+                true,
+                Needs::Any,
+            ),
             // Learned heuristics of relational models go to GPU workers (`JobSpec::resource`).
             JobKind::Plan => ("plan", "greedy best-first search on a test instance", Resource::Cpu, true, Needs::All),
             JobKind::Noop => ("noop", "does nothing: measures the queue's overhead", Resource::Cpu, false, Needs::All),
@@ -427,6 +448,7 @@ impl JobSpec {
         match self {
             JobSpec::Generate { .. } => JobKind::Generate,
             JobSpec::Label { .. } => JobKind::Label,
+            JobSpec::Draw { .. } => JobKind::Draw,
             JobSpec::Plan { .. } => JobKind::Plan,
             JobSpec::Train { .. } => JobKind::Train,
             JobSpec::Evaluate { .. } => JobKind::Evaluate,

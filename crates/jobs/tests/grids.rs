@@ -21,8 +21,10 @@ fn smoke_grid_expands_into_generate_label_and_plan_jobs() {
     // gripper: 3x2 + 2x2 + 3x1 = 13 instances; blocksworld: the same shape.
     assert_eq!(c[&JobKind::Generate], 26);
     assert_eq!(c[&JobKind::Label], 26);
-    // 5 heuristics x 2 planning instances x 2 domains.
-    assert_eq!(c[&JobKind::Plan], 20);
+    // 2 planning instances drawn from the 3 test slots of each domain: 5 heuristics x 3 slots x 2
+    // domains plan jobs, those of the slot not drawn to be skipped.
+    assert_eq!(c[&JobKind::Draw], 6);
+    assert_eq!(c[&JobKind::Plan], 30);
     assert!(!c.contains_key(&JobKind::Train));
     // Dependency order: every input appears before its consumer.
     let mut seen = std::collections::HashSet::new();
@@ -46,7 +48,13 @@ fn keys_are_deterministic_and_shared_across_grids() {
             .unwrap(),
     );
     let big: std::collections::HashSet<_> = keys(&bigger).into_iter().collect();
-    let gen_a: Vec<_> = a.jobs.iter().filter(|j| j.spec.kind() != JobKind::Plan).map(|j| j.key.clone()).collect();
+    // Not the draws: one more slot to draw from changes the sample's order.
+    let gen_a: Vec<_> = a
+        .jobs
+        .iter()
+        .filter(|j| matches!(j.spec.kind(), JobKind::Generate | JobKind::Label))
+        .map(|j| j.key.clone())
+        .collect();
     assert!(gen_a.iter().all(|k| big.contains(k)));
     assert_eq!(bigger.counts()[&JobKind::Generate], 27);
 }
@@ -163,9 +171,13 @@ fn the_papers_grid_has_the_papers_size() {
     // Plans: 100 test instances per domain x (2 baselines + per seed one per training and one more,
     // N+clip, per Gaussian: NLM main 8 + 4, HGN and linear 16 + 8, l in {hmax, blind} 2 TN (their
     // Gaussian's N and N+clip are the main block's: the code clips at hLMcut whatever l, `clip`),
-    // residual lmcut 2 + 1 = 41). 4 x 100 x (2 + 5 x 41) = 82,800.
-    assert_eq!(c[&JobKind::Plan], 4 * 100 * (2 + 5 * (12 + 24 + 2 + 3)));
-    assert_eq!(e.jobs.len(), 89_048);
+    // residual lmcut 2 + 1 = 41). 4 x 100 x (2 + 5 x 41) = 82,800 runs. The 100 of blocksworld (132
+    // test slots) and visitall (102) are drawn from the solved slots, as the authors' plan2: plan jobs
+    // on every slot behind a draw each, those of slots not drawn skipped; ferry and gripper plan all 100.
+    let per_slot = 2 + 5 * (12 + 24 + 2 + 3);
+    assert_eq!(c[&JobKind::Plan], (132 + 100 + 100 + 102) * per_slot);
+    assert_eq!(c[&JobKind::Draw], 132 + 102);
+    assert_eq!(e.jobs.len(), 96_320);
     // The authors' instances: their generators, every split from the same seeds, every slot tried;
     // their search and planning-time heuristics.
     for j in &e.jobs {

@@ -93,9 +93,10 @@ pub enum Found {
 }
 
 /// The tables that store results by job key (`job` is their key's first column).
-const RESULT_TABLES: [&str; 15] = [
+const RESULT_TABLES: [&str; 16] = [
     "instances",
     "unfilled_slots",
+    "planning_draws",
     "labelled_states",
     "training_curves",
     "checkpoints",

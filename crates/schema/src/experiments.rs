@@ -98,6 +98,9 @@ impl JobAxes {
             JobSpec::Evaluate { domain, bound } => {
                 JobAxes { domain: Some(domain.clone()), split: test(), bound: Some(text(bound)), ..JobAxes::default() }
             }
+            JobSpec::Draw { domain, .. } => {
+                JobAxes { domain: Some(domain.clone()), split: test(), ..JobAxes::default() }
+            }
             JobSpec::Noop { .. } => JobAxes::default(),
             // The learner's inputs go in the heuristic column: what the network reads.
             JobSpec::PuzzleLearn { domain, pdb_inputs, model, seed, .. } => JobAxes {

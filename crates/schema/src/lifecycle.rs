@@ -57,10 +57,12 @@ fn lane_pairs(lanes: &[&str]) -> (Vec<&'static str>, Vec<&'static str>) {
     out
 }
 
-/// A required input without a result: skipped, or a slot left without an
-/// instance (`unfilled_slots`). SQL over `i` (job_inputs) and `d` (the input's job).
-const MISSING_REQUIRED: &str =
-    "i.required AND (d.status = 'skipped' OR EXISTS (SELECT 1 FROM unfilled_slots u WHERE u.job = d.key))";
+/// A required input without a result: skipped, a slot left without an
+/// instance (`unfilled_slots`), or a slot not drawn into the planning
+/// sample (`planning_draws`). SQL over `i` (job_inputs) and `d` (the input's job).
+const MISSING_REQUIRED: &str = "i.required AND (d.status = 'skipped'
+    OR EXISTS (SELECT 1 FROM unfilled_slots u WHERE u.job = d.key)
+    OR EXISTS (SELECT 1 FROM planning_draws w WHERE w.job = d.key AND NOT w.drawn))";
 
 /// Skips pending jobs that cannot run: one of their required inputs has no
 /// result. Repeats until nothing changes (a skipped job skips its own
@@ -71,7 +73,9 @@ pub async fn skip_unrunnable(pool: &PgPool) -> Result<u64, DbError> {
         let n = sqlx::query(&format!(
             "UPDATE jobs j SET status = 'skipped', finished_at = now(),
                     last_error = 'skipped: input ' || (
-                        SELECT d.key || CASE WHEN d.status = 'skipped' THEN ' was skipped' ELSE ' has no instance' END
+                        SELECT d.key || CASE WHEN d.status = 'skipped' THEN ' was skipped'
+                                             WHEN d.kind = 'draw' THEN ' did not draw its slot into the planning sample'
+                                             ELSE ' has no instance' END
                         FROM job_inputs i JOIN jobs d ON d.key = i.input
                         WHERE i.job = j.key AND {MISSING_REQUIRED} ORDER BY i.position LIMIT 1)
              WHERE j.status = 'pending'

@@ -2,6 +2,9 @@
 //! was trivial or unsolved within its limits ends with "no instance" (not a
 //! failure), recorded here with what each try found and the CPU it spent.
 //! The jobs that need that instance are then skipped.
+//!
+//! Test slots drawn into a planning sample ([`draw`]) live here too: a slot
+//! not drawn is, for the plan jobs behind it, a slot without an instance.
 
 use sqlx::postgres::PgPool;
 use sqlx::PgConnection;
@@ -138,4 +141,49 @@ pub async fn without_instance(pool: &PgPool, jobs: &[String]) -> Result<usize, D
     .fetch_one(pool)
     .await?;
     Ok(n as usize)
+}
+
+/// A draw's decision ([`draw`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Draw {
+    /// Slots drawn before this one in the sample's order.
+    pub drawn_before: u32,
+    pub drawn: bool,
+}
+
+/// Decides and records draw job `job` (rank `rank`) in `tx`: its slot
+/// (generate job `slot`) is drawn when it has an instance and fewer than
+/// `n` slots were drawn before it, a count read from the previous draw in
+/// the order (`previous`; none for the first). Deciding again returns the
+/// decision stored the first time.
+pub async fn draw(
+    tx: &mut PgConnection,
+    job: &str,
+    slot: &str,
+    previous: Option<&str>,
+    rank: u32,
+    n: u32,
+) -> Result<Draw, DbError> {
+    let (drawn_before, drawn): (i32, bool) = sqlx::query_as(
+        "WITH before AS (
+             SELECT coalesce((SELECT drawn_before + drawn::int FROM planning_draws WHERE job = $3), 0) AS n
+         ), decided AS (
+             INSERT INTO planning_draws (job, slot, rank, drawn_before, drawn)
+             SELECT $1, $2, $4, before.n, before.n < $5 AND EXISTS (SELECT 1 FROM instances i WHERE i.job = $2)
+             FROM before
+             ON CONFLICT (job) DO NOTHING
+             RETURNING drawn_before, drawn
+         )
+         SELECT drawn_before, drawn FROM decided
+         UNION ALL
+         SELECT drawn_before, drawn FROM planning_draws WHERE job = $1 AND NOT EXISTS (SELECT 1 FROM decided)",
+    )
+    .bind(job)
+    .bind(slot)
+    .bind(previous)
+    .bind(rank as i32)
+    .bind(n as i32)
+    .fetch_one(tx)
+    .await?;
+    Ok(Draw { drawn_before: drawn_before as u32, drawn })
 }

@@ -5,6 +5,7 @@
 //! Adding a job kind: a `JobSpec` variant (`jobs::spec`), a module here with
 //! its `run`, and one line in [`execute`]'s match.
 
+mod draw;
 mod evaluate;
 pub(crate) mod generate;
 mod graphlearn;
@@ -52,6 +53,7 @@ pub async fn execute(
             train::run(&ctx, domain, axes, seed, steps, train_instances).await
         }
         JobSpec::Evaluate { domain, bound } => evaluate::run(&ctx, domain, bound).await,
+        JobSpec::Draw { n, rank, .. } => draw::run(&ctx, n, rank).await,
         JobSpec::Noop { .. } => noop::run(&ctx).await,
         JobSpec::PuzzleLearn { domain, pdb_inputs, settings, model, iterations, seed, tasks, limits } => {
             likely::learn(&ctx, domain, pdb_inputs, settings, model, iterations, seed, tasks, limits).await
