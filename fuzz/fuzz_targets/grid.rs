@@ -5,7 +5,7 @@
 //!
 //! Must not panic, and must not run away with time or memory: a small file
 //! that expands into more jobs than a farm can hold is refused by the parser
-//! (`jobs::expand::size`, `MAX_JOBS`). Checked: the size the parser bounds
+//! (`jobs::grid::size`, `MAX_JOBS`). Checked: the size the parser bounds
 //! is at least what the expansion builds.
 
 #![no_main]
@@ -15,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let Ok(grid) = jobs::grid::Grid::parse(&text, "grid.toml") else { return };
-    let bound = jobs::expand::size(&grid);
+    let bound = jobs::grid::size(&grid);
     // Up to a million jobs is a valid grid, but tens of seconds to expand:
     // only smaller ones are expanded, so that executions stay fast.
     if bound.jobs > 20_000 {

@@ -1,23 +1,22 @@
 //! Experiment grids as data (`grids/*.toml`).
 //!
 //! Unknown keys and bad values are errors that name the key path
-//! (`domains.gripper.train.balls: ...`). Numbers may be given as one value,
-//! a list, or an inclusive range string `"5..16"`.
-//!
-//! Domains, and the generator parameters each split may set, come from the
-//! domains' descriptors (`planner::generate::DOMAINS`): a split's keys are
-//! `seeds`, `planning`, `limits` and its domain's parameters.
+//! (`domains.gripper.train.balls: ...`). A grid's domains and their splits
+//! are read by [`crate::split`]; the other seeds' blocks by their own
+//! modules. [`size`] bounds what a grid may expand into before it is
+//! expanded.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use planner::generate::{self as generators, DomainInfo, Generator, Kind, Param, ParamValues, Params, Value};
+use planner::generate::Generator;
 use planner::heuristics::{Definitions, ResidualBase};
 use planner::search::Greedy;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 
-use crate::expand::{MAX_INPUTS, MAX_JOBS};
+use crate::key::JobKey;
+use crate::split::{deserialize_domains, DomainSpec, IntList, SolveLimits, Split};
 
 /// A grid file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -25,26 +24,6 @@ use crate::expand::{MAX_INPUTS, MAX_JOBS};
 pub struct GridError {
     pub file: String,
     pub message: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Split {
-    Train,
-    Validation,
-    Test,
-}
-
-impl Split {
-    pub const ALL: [Split; 3] = [Split::Train, Split::Validation, Split::Test];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Split::Train => "train",
-            Split::Validation => "validation",
-            Split::Test => "test",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -151,7 +130,7 @@ impl<'de> Deserialize<'de> for Residual {
 #[serde(rename_all = "snake_case")]
 pub enum Splits {
     /// Each split draws its own instances: try i of seed s in split x uses a
-    /// generator seed derived from (x, s, i) ([`crate::spec::generator_seed`]),
+    /// generator seed derived from (x, s, i) ([`generator_seed`]),
     /// so no validation or test instance is a training instance, and model
     /// selection and test metrics measure generalisation. The default for new
     /// experiments.
@@ -169,7 +148,7 @@ impl Splits {
     /// The generator seed of a generate job's `attempt`-th try (0-based).
     pub fn generator_seed(self, split: Split, seed: u64, attempt: u32) -> u64 {
         match self {
-            Splits::Disjoint => crate::spec::generator_seed(split, seed, attempt),
+            Splits::Disjoint => generator_seed(split, seed, attempt),
             Splits::Shared => seed.saturating_mul(SHARED_SEED_STRIDE).saturating_add(attempt.into()),
         }
     }
@@ -201,80 +180,6 @@ pub struct Instances {
 impl Instances {
     pub fn is_default(&self) -> bool {
         *self == Instances::default()
-    }
-}
-
-/// Limits for solving a generated instance optimally.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SolveLimits {
-    /// CPU seconds per try (the authors' code limits CPU time), so that a
-    /// grid's instances are the same on a busy machine and a quiet one.
-    #[serde(default = "default_solve_time")]
-    pub time_s: f64,
-    #[serde(default = "default_solve_memory")]
-    pub memory_mib: u64,
-    /// Generation attempts before the slot is left without an instance.
-    #[serde(default = "default_tries")]
-    pub tries: u32,
-    /// Stop after this many tries in a row ran out of time or memory: the
-    /// next random instance of the same size is as unlikely to be solved.
-    /// None: every try is used (the authors' code).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub give_up_after: Option<u32>,
-    /// Skip a slot, trying nothing, when the CPU its accepted try is
-    /// predicted to take exceeds this many times `time_s`. The prediction
-    /// extrapolates the same seed's chain of easier slots geometrically:
-    /// the last accepted try's CPU times its growth over the one before
-    /// (`worker::kinds::generate::predicted_cpu_s`). The run time of optimal
-    /// search grows about geometrically with size, so a chain's last step
-    /// says where the next one lands. None: every slot is tried (the
-    /// authors' code).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skip_predicted_over: Option<f64>,
-    /// Skip a slot, trying nothing, when the same size's previous this-many
-    /// seeds (in the split's seed order) all ended without an instance:
-    /// once a size has failed for K seeds in a row, the next seed's random
-    /// instance is as unlikely to be solved. Such a slot waits for those
-    /// seeds; a slot without a gate (the split's easiest size) is always
-    /// tried. None: every seed is tried (the authors' code).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skip_after_failed_seeds: Option<u32>,
-    /// Skip a slot, trying nothing, when the same seed's next easier slot
-    /// (`jobs::expand::difficulty_gate`) ended without an instance. On by
-    /// default; false tries every slot, as the authors' code does.
-    #[serde(default = "yes", skip_serializing_if = "is_true")]
-    pub skip_after_easier_failed: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-fn is_true(b: &bool) -> bool {
-    *b
-}
-
-fn default_solve_time() -> f64 {
-    300.0
-}
-fn default_solve_memory() -> u64 {
-    8192
-}
-fn default_tries() -> u32 {
-    20
-}
-
-impl Default for SolveLimits {
-    fn default() -> Self {
-        SolveLimits {
-            time_s: default_solve_time(),
-            memory_mib: default_solve_memory(),
-            tries: default_tries(),
-            give_up_after: None,
-            skip_predicted_over: None,
-            skip_after_failed_seeds: None,
-            skip_after_easier_failed: true,
-        }
     }
 }
 
@@ -387,252 +292,6 @@ pub struct Limits {
     pub plan: Option<PlanLimits>,
 }
 
-/// A list of integers: `7`, `[5, 6, 9]` or `"5..16"` (inclusive).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct IntList(pub Vec<u64>);
-
-impl<'de> Deserialize<'de> for IntList {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = IntList;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a non-negative integer, a list of them, or a range such as \"1..38\"")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<IntList, E> {
-                u64::try_from(v)
-                    .map(|v| IntList(vec![v]))
-                    .map_err(|_| E::custom(format!("expected a non-negative integer, got {v}")))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<IntList, E> {
-                Ok(IntList(vec![v]))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<IntList, E> {
-                let bad = || E::custom(format!("expected a range such as \"1..38\", got {v:?}"));
-                let (a, b) = v.split_once("..").ok_or_else(bad)?;
-                let (a, b): (u64, u64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
-                if a > b {
-                    return Err(E::custom(format!("the range {v:?} is empty")));
-                }
-                if b - a > 1_000_000 {
-                    return Err(E::custom(format!("the range {v:?} is too large")));
-                }
-                Ok(IntList((a..=b).collect()))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<IntList, A::Error> {
-                let mut out = vec![];
-                while let Some(v) = seq.next_element::<u64>()? {
-                    out.push(v);
-                }
-                if out.is_empty() {
-                    return Err(de::Error::custom("the list is empty"));
-                }
-                Ok(IntList(out))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// A list of numbers: `0.5` or `[0.5, 1.0]`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FloatList(pub Vec<f64>);
-
-impl<'de> Deserialize<'de> for FloatList {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            One(f64),
-            Many(Vec<f64>),
-        }
-        let v = match Raw::deserialize(d).map_err(|_| de::Error::custom("expected a number or a list of numbers"))? {
-            Raw::One(x) => vec![x],
-            Raw::Many(v) if v.is_empty() => return Err(de::Error::custom("the list is empty")),
-            Raw::Many(v) => v,
-        };
-        Ok(FloatList(v))
-    }
-}
-
-/// One split of one domain: generator parameters crossed with seeds.
-#[derive(Debug, Clone)]
-pub struct SplitSpec {
-    /// Generator seeds; every parameter combination is generated with each.
-    pub seeds: IntList,
-    /// Values of the domain's generator parameters, by parameter name, each
-    /// checked against the domain's descriptor (kind and range); optional
-    /// parameters may be absent (visitall's `height`: square grids).
-    pub params: BTreeMap<&'static str, Vec<Value>>,
-    /// Test split: how many instances get planning runs: the first that many
-    /// solved slots in a fixed order of the slots (`expand::planning_slots`).
-    pub planning: Option<usize>,
-    /// Overrides `limits.generate` for this split.
-    pub limits: Option<SolveLimits>,
-}
-
-#[derive(Debug, Clone)]
-pub struct DomainSpec {
-    pub train: SplitSpec,
-    pub validation: SplitSpec,
-    pub test: SplitSpec,
-}
-
-impl DomainSpec {
-    pub fn split(&self, s: Split) -> &SplitSpec {
-        match s {
-            Split::Train => &self.train,
-            Split::Validation => &self.validation,
-            Split::Test => &self.test,
-        }
-    }
-}
-
-/// `domains`: a table of domain names, each a registered domain whose splits
-/// are read against its descriptor.
-fn deserialize_domains<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, DomainSpec>, D::Error> {
-    struct Domains;
-    impl<'de> Visitor<'de> for Domains {
-        type Value = BTreeMap<String, DomainSpec>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a table of domains")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = BTreeMap::new();
-            while let Some(name) = map.next_key::<String>()? {
-                let spec = map.next_value_seed(DomainSeed(generators::domain(&name)))?;
-                out.insert(name, spec);
-            }
-            Ok(out)
-        }
-    }
-    d.deserialize_map(Domains)
-}
-
-/// One domain's table; an unregistered domain is an error at its key.
-struct DomainSeed(Option<&'static DomainInfo>);
-
-impl<'de> DeserializeSeed<'de> for DomainSeed {
-    type Value = DomainSpec;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<DomainSpec, D::Error> {
-        let Some(info) = self.0 else {
-            let names: Vec<_> = generators::names().collect();
-            return Err(de::Error::custom(format!("unknown domain; expected one of {}", names.join(", "))));
-        };
-        d.deserialize_map(DomainVisitor(info))
-    }
-}
-
-struct DomainVisitor(&'static DomainInfo);
-
-impl<'de> Visitor<'de> for DomainVisitor {
-    type Value = DomainSpec;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a table with train, validation and test")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<DomainSpec, A::Error> {
-        const SPLITS: &[&str] = &["train", "validation", "test"];
-        let mut splits: [Option<SplitSpec>; 3] = [None, None, None];
-        while let Some(key) = map.next_key::<String>()? {
-            let Some(i) = SPLITS.iter().position(|s| *s == key) else {
-                let message = format!("unknown field `{key}`, expected one of `train`, `validation`, `test`");
-                match map.next_value_seed(Refuse(message))? {}
-            };
-            if splits[i].is_some() {
-                return Err(de::Error::duplicate_field(SPLITS[i]));
-            }
-            splits[i] = Some(map.next_value_seed(SplitSeed(self.0))?);
-        }
-        let [train, validation, test] = splits;
-        Ok(DomainSpec {
-            train: train.ok_or_else(|| de::Error::missing_field("train"))?,
-            validation: validation.ok_or_else(|| de::Error::missing_field("validation"))?,
-            test: test.ok_or_else(|| de::Error::missing_field("test"))?,
-        })
-    }
-}
-
-/// One split's table, read against its domain's descriptor.
-pub(crate) struct SplitSeed(pub(crate) &'static DomainInfo);
-
-impl<'de> DeserializeSeed<'de> for SplitSeed {
-    type Value = SplitSpec;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<SplitSpec, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-/// The keys of a split that are not generator parameters.
-const SPLIT_KEYS: &[&str] = &["seeds", "planning", "limits"];
-
-impl<'de> Visitor<'de> for SplitSeed {
-    type Value = SplitSpec;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "a table of seeds and {}'s generator parameters", self.0.name)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SplitSpec, A::Error> {
-        let info = self.0;
-        let takes = || info.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
-        let (mut seeds, mut planning, mut limits, mut params) = (None, None, None, BTreeMap::new());
-        while let Some(key) = map.next_key::<String>()? {
-            let duplicate = match key.as_str() {
-                "seeds" => seeds.replace(map.next_value::<IntList>()?).is_some(),
-                "planning" => planning.replace(map.next_value::<usize>()?).is_some(),
-                "limits" => limits.replace(map.next_value::<SolveLimits>()?).is_some(),
-                _ => match info.param(&key) {
-                    Some(p) => params.insert(p.name, map.next_value_seed(ParamSeed(p))?).is_some(),
-                    None => {
-                        let message = if generators::DOMAINS.iter().any(|d| d.param(&key).is_some()) {
-                            format!("does not apply to {} (it takes {})", info.name, takes())
-                        } else {
-                            let expected: Vec<String> = SPLIT_KEYS
-                                .iter()
-                                .chain(info.params.iter().map(|p| &p.name))
-                                .map(|k| format!("`{k}`"))
-                                .collect();
-                            format!("unknown field `{key}`, expected one of {}", expected.join(", "))
-                        };
-                        match map.next_value_seed(Refuse(message))? {}
-                    }
-                },
-            };
-            if duplicate {
-                return Err(de::Error::custom(format!("duplicate field `{key}`")));
-            }
-        }
-        if let Some(p) = info.params.iter().find(|p| !p.optional && !params.contains_key(p.name)) {
-            return Err(de::Error::custom(format!("missing `{}`", p.name)));
-        }
-        Ok(SplitSpec { seeds: seeds.ok_or_else(|| de::Error::missing_field("seeds"))?, params, planning, limits })
-    }
-}
-
-/// A parameter's values: a value, a list or (integers) an inclusive range,
-/// each checked against the parameter's kind and range.
-struct ParamSeed(&'static Param);
-
-impl<'de> DeserializeSeed<'de> for ParamSeed {
-    type Value = Vec<Value>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<Value>, D::Error> {
-        let values: Vec<Value> = match self.0.kind {
-            Kind::Int { .. } => IntList::deserialize(d)?.0.into_iter().map(Value::Int).collect(),
-            Kind::Float { .. } => FloatList::deserialize(d)?.0.into_iter().map(Value::Float).collect(),
-        };
-        values.into_iter().map(|v| self.0.check(v).map_err(de::Error::custom)).collect()
-    }
-}
-
-/// A value refused at its key: the error's path ends with the key (a
-/// parameter of another domain, an unknown key).
-struct Refuse(String);
-
-impl<'de> DeserializeSeed<'de> for Refuse {
-    type Value = std::convert::Infallible;
-    fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<Self::Value, D::Error> {
-        Err(de::Error::custom(self.0))
-    }
-}
-
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Baselines {
@@ -699,22 +358,6 @@ pub struct Grid {
     /// Trunda's experiment kind ([`crate::graphlearn`]).
     #[serde(default)]
     pub graphlearn: Vec<crate::graphlearn::Block>,
-}
-
-impl SplitSpec {
-    /// Every generator parameter combination of this split, for `domain`:
-    /// the domain's parameters crossed in its descriptor's order (the first
-    /// varies slowest). Empty for an unknown domain or values its descriptor
-    /// refuses, which [`Grid::parse`] never lets through.
-    pub fn combinations(&self, domain: &str) -> Vec<Params> {
-        let Some(info) = generators::domain(domain) else { return vec![] };
-        let mut combos = vec![ParamValues::new()];
-        for p in info.params {
-            let Some(values) = self.params.get(p.name) else { continue };
-            combos = combos.into_iter().flat_map(|c| values.iter().map(move |&v| c.clone().with(p.name, v))).collect();
-        }
-        combos.iter().map(|v| info.make(v)).collect::<Result<_, _>>().unwrap_or_default()
-    }
 }
 
 impl Grid {
@@ -830,7 +473,7 @@ impl Grid {
             }
         }
         // Last: the bound reads the checked values.
-        let size = crate::expand::size(self);
+        let size = size(self);
         if size.jobs > MAX_JOBS || size.inputs > MAX_INPUTS {
             return Err(format!(
                 "the grid expands into up to {} jobs naming {} inputs; a grid may have at most {MAX_JOBS} jobs \
@@ -840,6 +483,88 @@ impl Grid {
         }
         Ok(())
     }
+}
+
+/// The generator seed of a generate job's `attempt`-th try (0-based) in
+/// disjoint splits ([`Splits`]): derived from the split too, so
+/// that a train and a test instance with the same parameters and seed number
+/// are different instances.
+pub fn generator_seed(split: Split, seed: u64, attempt: u32) -> u64 {
+    let k = JobKey::of(&("generator-seed", split, seed, attempt), &[]);
+    u64::from_str_radix(&k.0[..16], 16).expect("hex digest")
+}
+
+/// At most how many jobs a grid expands into, and how many inputs they
+/// name in all, counted without expanding it (a job that several parts of
+/// the grid ask for is counted each time: an upper bound). `Grid::parse`
+/// refuses a grid beyond [`MAX_JOBS`] or [`MAX_INPUTS`], so that a small
+/// file cannot ask `hfarm submit` for more than its memory, or a farm's
+/// database, can hold ("0..1000000" in every split is a few bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    pub jobs: u64,
+    pub inputs: u64,
+}
+
+/// The most jobs a grid may expand into: ten times the paper's grid.
+pub const MAX_JOBS: u64 = 1_000_000;
+
+/// The most inputs its jobs may name in all (each is a key in memory and a
+/// row in PostgreSQL); the paper's grid names about 500,000.
+pub const MAX_INPUTS: u64 = 10_000_000;
+
+/// The upper bound of [`Size`], mirroring `crate::expand::expand`'s loops (saturating).
+pub fn size(grid: &Grid) -> Size {
+    let (mut jobs, mut inputs) = (0u64, 0u64);
+    let mut add_one = |n: u64, inputs_each: u64| {
+        jobs = jobs.saturating_add(n);
+        inputs = inputs.saturating_add(n.saturating_mul(inputs_each));
+    };
+    let seeds = grid.seeds.0.len() as u64;
+    for spec in grid.domains.values() {
+        // Instances per split: parameter combinations times seeds.
+        let [train, validation, test] = Split::ALL.map(|split| {
+            let s = spec.split(split);
+            s.params.values().fold(s.seeds.0.len() as u64, |n, values| n.saturating_mul(values.len() as u64))
+        });
+        for (split, n) in Split::ALL.into_iter().zip([train, validation, test]) {
+            // generate: its gate and, with the cross-seed rule, that many seeds
+            let peers = spec.split(split).limits.or(grid.limits.generate).and_then(|l| l.skip_after_failed_seeds);
+            add_one(n, 1 + peers.unwrap_or(0) as u64);
+        }
+        add_one(train + validation + test, 1); // label
+                                               // A sample of the test slots plans on every slot behind a draw each
+                                               // (`planning_slots`): one more input per plan job.
+        let sampled = spec.test.planning.is_some_and(|n| n > 0 && (n as u64) < test);
+        if sampled {
+            add_one(test, 2); // draw: its slot and the previous draw
+        }
+        let planning = if spec.test.planning == Some(0) { 0 } else { test };
+        let plan_inputs = u64::from(sampled);
+        if let Some(b) = &grid.baselines {
+            add_one((b.heuristics.len() as u64).saturating_mul(planning), 1 + plan_inputs);
+        }
+        for l in &grid.learning {
+            let configs = [l.models.len(), l.distributions.len(), l.sigma.len(), l.residuals.len(), l.bounds.len()]
+                .into_iter()
+                .fold(seeds, |n, k| n.saturating_mul(k as u64));
+            add_one(configs, train.saturating_add(validation)); // train reads every train and validation label
+            add_one(configs, test.saturating_add(1)); // evaluate: the model and every test label
+            add_one(configs.saturating_mul(2).saturating_mul(planning), 2 + plan_inputs);
+            // plan: mu and clipped mu
+        }
+    }
+    for b in &grid.likely {
+        let (n, i) = b.size();
+        jobs = jobs.saturating_add(n);
+        inputs = inputs.saturating_add(i);
+    }
+    for b in &grid.graphlearn {
+        let (n, i) = b.size();
+        jobs = jobs.saturating_add(n);
+        inputs = inputs.saturating_add(i);
+    }
+    Size { jobs, inputs }
 }
 
 fn check_solve_limits(l: &SolveLimits, at: &str) -> Result<(), String> {

@@ -12,6 +12,7 @@ pub mod grid;
 pub mod key;
 pub mod likely;
 pub mod spec;
+pub mod split;
 
 pub use key::JobKey;
 pub use spec::{Job, JobKind, JobSpec, KindInfo, Needs, Resource};

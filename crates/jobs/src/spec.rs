@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::graphlearn::{
     Adjustment, BootstrapParams, Configuration, NamedProblem, NetworkParams, SearchParams, ValueAdjustment,
 };
-use crate::grid::{Bound, Distribution, Instances, Model, PlanLimits, Planning, Residual, Sigma, SolveLimits, Split};
+use crate::grid::{Bound, Distribution, Instances, Model, PlanLimits, Planning, Residual, Sigma};
 use crate::likely::{Preset, Rule, SearchLimits, TaskSource};
+use crate::split::{SolveLimits, Split};
 use crate::JobKey;
 
 /// The resource class a job needs: its Redis queue.
@@ -492,15 +493,6 @@ impl Job {
     pub fn new(spec: JobSpec, inputs: Vec<JobKey>) -> Job {
         Job { key: JobKey::of(&spec, &inputs), spec, inputs }
     }
-}
-
-/// The generator seed of a generate job's `attempt`-th try (0-based) in
-/// disjoint splits ([`crate::grid::Splits`]): derived from the split too, so
-/// that a train and a test instance with the same parameters and seed number
-/// are different instances.
-pub fn generator_seed(split: crate::grid::Split, seed: u64, attempt: u32) -> u64 {
-    let k = JobKey::of(&("generator-seed", split, seed, attempt), &[]);
-    u64::from_str_radix(&k.0[..16], 16).expect("hex digest")
 }
 
 #[cfg(test)]

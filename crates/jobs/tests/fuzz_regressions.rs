@@ -3,8 +3,8 @@
 
 use std::time::Instant;
 
-use jobs::expand::{expand, size, MAX_INPUTS, MAX_JOBS};
-use jobs::grid::Grid;
+use jobs::expand::expand;
+use jobs::grid::{size, Grid, MAX_INPUTS, MAX_JOBS};
 
 fn grid(name: &str) -> String {
     std::fs::read_to_string(format!("{}/../../grids/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()

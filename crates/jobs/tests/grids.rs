@@ -137,8 +137,8 @@ fn visitall_heights_cross_sizes_and_are_optional() {
 
 #[test]
 fn generator_seeds_differ_by_split_and_attempt() {
-    use jobs::grid::Split;
-    use jobs::spec::generator_seed;
+    use jobs::grid::generator_seed;
+    use jobs::split::Split;
     let s = [
         generator_seed(Split::Train, 1, 0),
         generator_seed(Split::Test, 1, 0),

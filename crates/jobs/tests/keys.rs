@@ -4,8 +4,9 @@
 //! cannot silently orphan every stored result. If one of these must change,
 //! add a migration that says how stored keys map to the new ones.
 
-use jobs::grid::{Bound, Distribution, Instances, Model, PlanLimits, Residual, Sigma, SolveLimits, Split};
+use jobs::grid::{Bound, Distribution, Instances, Model, PlanLimits, Residual, Sigma};
 use jobs::spec::PlanHeuristic;
+use jobs::split::{SolveLimits, Split};
 use jobs::{Job, JobKey, JobSpec, Resource};
 use planner::generate::Params;
 

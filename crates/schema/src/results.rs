@@ -35,7 +35,7 @@ pub struct NewInstance {
     pub search_time_s: f64,
     /// The slot's cost in CPU seconds: every try (`cpu_s`), the accepted
     /// one alone (`solve_cpu_s`), and what the extrapolation rule predicted
-    /// before trying (`jobs::grid::SolveLimits::skip_predicted_over`).
+    /// before trying (`jobs::split::SolveLimits::skip_predicted_over`).
     pub effort: Effort,
 }
 

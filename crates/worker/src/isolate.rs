@@ -31,7 +31,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use jobs::grid::{Instances, PlanLimits, Planning, SolveLimits, Split};
+use jobs::grid::{Instances, PlanLimits, Planning};
+use jobs::split::{SolveLimits, Split};
 use planner::generate::Params;
 use planner::heuristics::Definitions;
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,8 @@
 //! within the split's limits, regenerating with derived seeds when a try is
 //! trivial or unsolved.
 
-use jobs::grid::{Instances, SolveLimits, Split};
+use jobs::grid::Instances;
+use jobs::split::{SolveLimits, Split};
 use planner::generate::{domain_pddl_like, generate_with, Params};
 use planner::heuristics;
 use planner::search::{astar, Limits, SearchStatus};

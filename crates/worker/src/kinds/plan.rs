@@ -262,7 +262,7 @@ mod tests {
     use super::*;
     use crate::isolate::Isolation;
     use crate::kinds::{generate_instance, Outcome};
-    use jobs::grid::{SolveLimits, Split};
+    use jobs::split::{SolveLimits, Split};
     use planner::generate::Params;
     use planner::label::label;
 

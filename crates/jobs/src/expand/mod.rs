@@ -1,8 +1,7 @@
 //! From a grid to the DAG of jobs.
 //!
-//! `[[likely]]` and `[[graphlearn]]` blocks expand in their own modules
-//! ([`crate::likely`], [`crate::graphlearn`]); the rest is the paper's
-//! pipeline:
+//! `[[likely]]` and `[[graphlearn]]` blocks expand in their own submodules
+//! ([`likely`], [`graphlearn`]); the rest is the paper's pipeline:
 //!
 //! generate -> label -> (train -> evaluate, plan). Baseline plan jobs read
 //! only the generated test instance (and its draw, where the grid plans a
@@ -15,12 +14,16 @@
 //! Gaussian model asked for under several bounds, an instance two grids
 //! share) the same job.
 
+pub(crate) mod graphlearn;
+pub(crate) mod likely;
+
 use std::collections::{BTreeMap, HashSet};
 
 use planner::generate::{Params, Value};
 
-use crate::grid::{Bound, Distribution, Grid, Split};
+use crate::grid::{Bound, Distribution, Grid};
 use crate::spec::{Job, JobKind, JobSpec, PlanHeuristic};
+use crate::split::Split;
 use crate::JobKey;
 
 /// The jobs of a grid, in dependency order.
@@ -46,79 +49,6 @@ impl Expansion {
         }
         m
     }
-}
-
-/// At most how many jobs a grid expands into, and how many inputs they
-/// name in all, counted without expanding it (a job that several parts of
-/// the grid ask for is counted each time: an upper bound). `Grid::parse`
-/// refuses a grid beyond [`MAX_JOBS`] or [`MAX_INPUTS`], so that a small
-/// file cannot ask `hfarm submit` for more than its memory, or a farm's
-/// database, can hold ("0..1000000" in every split is a few bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Size {
-    pub jobs: u64,
-    pub inputs: u64,
-}
-
-/// The most jobs a grid may expand into: ten times the paper's grid.
-pub const MAX_JOBS: u64 = 1_000_000;
-
-/// The most inputs its jobs may name in all (each is a key in memory and a
-/// row in PostgreSQL); the paper's grid names about 500,000.
-pub const MAX_INPUTS: u64 = 10_000_000;
-
-/// The upper bound of [`Size`], mirroring [`expand`]'s loops (saturating).
-pub fn size(grid: &Grid) -> Size {
-    let (mut jobs, mut inputs) = (0u64, 0u64);
-    let mut add_one = |n: u64, inputs_each: u64| {
-        jobs = jobs.saturating_add(n);
-        inputs = inputs.saturating_add(n.saturating_mul(inputs_each));
-    };
-    let seeds = grid.seeds.0.len() as u64;
-    for spec in grid.domains.values() {
-        // Instances per split: parameter combinations times seeds.
-        let [train, validation, test] = Split::ALL.map(|split| {
-            let s = spec.split(split);
-            s.params.values().fold(s.seeds.0.len() as u64, |n, values| n.saturating_mul(values.len() as u64))
-        });
-        for (split, n) in Split::ALL.into_iter().zip([train, validation, test]) {
-            // generate: its gate and, with the cross-seed rule, that many seeds
-            let peers = spec.split(split).limits.or(grid.limits.generate).and_then(|l| l.skip_after_failed_seeds);
-            add_one(n, 1 + peers.unwrap_or(0) as u64);
-        }
-        add_one(train + validation + test, 1); // label
-                                               // A sample of the test slots plans on every slot behind a draw each
-                                               // (`planning_slots`): one more input per plan job.
-        let sampled = spec.test.planning.is_some_and(|n| n > 0 && (n as u64) < test);
-        if sampled {
-            add_one(test, 2); // draw: its slot and the previous draw
-        }
-        let planning = if spec.test.planning == Some(0) { 0 } else { test };
-        let plan_inputs = u64::from(sampled);
-        if let Some(b) = &grid.baselines {
-            add_one((b.heuristics.len() as u64).saturating_mul(planning), 1 + plan_inputs);
-        }
-        for l in &grid.learning {
-            let configs = [l.models.len(), l.distributions.len(), l.sigma.len(), l.residuals.len(), l.bounds.len()]
-                .into_iter()
-                .fold(seeds, |n, k| n.saturating_mul(k as u64));
-            add_one(configs, train.saturating_add(validation)); // train reads every train and validation label
-            add_one(configs, test.saturating_add(1)); // evaluate: the model and every test label
-            add_one(configs.saturating_mul(2).saturating_mul(planning), 2 + plan_inputs);
-            // plan: mu and clipped mu
-        }
-    }
-    for b in &grid.likely {
-        let (n, i) = b.size();
-        jobs = jobs.saturating_add(n);
-        inputs = inputs.saturating_add(i);
-    }
-    for b in &grid.graphlearn {
-        let (n, i) = b.size();
-        jobs = jobs.saturating_add(n);
-        inputs = inputs.saturating_add(i);
-    }
-    Size { jobs, inputs }
 }
 
 /// A test slot that plan jobs run on, behind its draw where the grid plans
@@ -320,10 +250,10 @@ pub fn expand(grid: &Grid) -> Expansion {
     }
     let mut add = |job: Job| out.add(&mut seen, job);
     for b in &grid.likely {
-        crate::likely::expand(b, &mut add);
+        likely::expand(b, &mut add);
     }
     for b in &grid.graphlearn {
-        crate::graphlearn::expand(b, &mut add);
+        graphlearn::expand(b, &mut add);
     }
     out
 }
@@ -388,7 +318,7 @@ balls = [2]
         assert_eq!(slot(3, 1).inputs, [slot(2, 1).key.clone()]);
         assert_eq!(slot(3, 2).inputs, [slot(2, 2).key.clone(), slot(3, 1).key.clone()]);
         assert_eq!(slot(3, 4).inputs, [slot(2, 4).key.clone(), slot(3, 3).key.clone(), slot(3, 2).key.clone()]);
-        let size = super::size(&grid);
+        let size = crate::grid::size(&grid);
         let inputs: usize = e.jobs.iter().map(|j| j.inputs.len()).sum();
         assert!(size.inputs >= inputs as u64, "{size:?} < {inputs}");
     }
@@ -444,7 +374,7 @@ heuristics = ["ff"]
             let d = draws.iter().find(|d| d.key == p.inputs[0]).expect("a draw first");
             assert_eq!(p.inputs[1..], [d.inputs[0].clone()], "then the draw's own slot");
         }
-        let size = super::size(&grid);
+        let size = crate::grid::size(&grid);
         let inputs: usize = e.jobs.iter().map(|j| j.inputs.len()).sum();
         assert!(size.jobs >= e.jobs.len() as u64 && size.inputs >= inputs as u64, "{size:?}");
         // Asking for none: neither draws nor plan jobs.
