@@ -13,6 +13,8 @@
 
 use std::collections::BTreeSet;
 
+use std::io::Read;
+
 use futures_util::TryStreamExt;
 use sqlx::{Connection, PgConnection, Row};
 
@@ -67,12 +69,37 @@ pub async fn result_tables(conn: &mut PgConnection) -> Result<Vec<ResultTable>, 
     Ok(tables)
 }
 
-/// One table of an export: its CSV (with a header line) and its row count.
-#[derive(Debug, Clone)]
+/// One table of an export to import: its CSV (header line first), read as
+/// it is sent (a table of checkpoints need not fit in memory), and the row
+/// count its manifest gives.
 pub struct TableData {
     pub table: String,
-    pub csv: Vec<u8>,
+    pub csv: Box<dyn std::io::Read + Send>,
     pub rows: u64,
+}
+
+/// Where [`export`] writes each table's CSV as it arrives from the server
+/// (so an export with artifacts need not fit in memory): `begin`, the
+/// table's bytes in chunks, then `end` with its row count.
+pub trait Sink {
+    fn begin(&mut self, table: &str) -> std::io::Result<()>;
+    fn write(&mut self, chunk: &[u8]) -> std::io::Result<()>;
+    fn end(&mut self, rows: u64) -> std::io::Result<()>;
+}
+
+/// Why an export stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Db(#[from] DbError),
+    #[error("writing the export: {0}")]
+    Write(#[from] std::io::Error),
+}
+
+impl From<sqlx::Error> for ExportError {
+    fn from(e: sqlx::Error) -> Self {
+        ExportError::Db(DbError::Query(e))
+    }
 }
 
 /// What [`export`] read, from one snapshot.
@@ -82,16 +109,19 @@ pub struct Exported {
     pub grid_toml: String,
     /// When the snapshot was taken, UTC, ISO 8601.
     pub at: String,
-    /// `experiments` (its one row), `jobs`, `job_inputs`, then the result
-    /// tables by name.
-    pub tables: Vec<TableData>,
 }
 
-/// Reads an experiment's rows: the experiment, its jobs (key, spec, state,
-/// every column), their inputs and every result table's rows of those
-/// jobs; tables of artifacts only when `artifacts`. None if there is no
-/// such experiment.
-pub async fn export(pool: &PgPool, experiment: Uuid, artifacts: bool) -> Result<Option<Exported>, DbError> {
+/// Reads an experiment's rows into `sink`, table by table: the experiment
+/// (`experiments`, its one row), its jobs (key, spec, state, every column),
+/// their inputs (`job_inputs`) and every result table's rows of those jobs,
+/// by table name; tables of artifacts only when `artifacts`. None if there
+/// is no such experiment.
+pub async fn export(
+    pool: &PgPool,
+    experiment: Uuid,
+    artifacts: bool,
+    sink: &mut dyn Sink,
+) -> Result<Option<Exported>, ExportError> {
     let mut conn = pool.acquire().await?;
     let mut tx = conn.begin().await?;
     sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
@@ -118,19 +148,18 @@ pub async fn export(pool: &PgPool, experiment: Uuid, artifacts: bool) -> Result<
         queries
             .push((t.name.clone(), format!("SELECT * FROM {} WHERE job IN ({mine}) ORDER BY {order}", quote(&t.name))));
     }
-    let mut tables = Vec::with_capacity(queries.len());
     for (table, query) in queries {
         let (rows,): (i64,) = sqlx::query_as(&format!("SELECT count(*) FROM ({query}) q")).fetch_one(&mut *tx).await?;
-        let csv: Vec<Vec<u8>> = tx
-            .copy_out_raw(&format!("COPY ({query}) TO STDOUT WITH (FORMAT csv, HEADER)"))
-            .await?
-            .map_ok(|b| b.to_vec())
-            .try_collect()
-            .await?;
-        tables.push(TableData { table, csv: csv.concat(), rows: rows as u64 });
+        sink.begin(&table)?;
+        let mut chunks = tx.copy_out_raw(&format!("COPY ({query}) TO STDOUT WITH (FORMAT csv, HEADER)")).await?;
+        while let Some(chunk) = chunks.try_next().await? {
+            sink.write(&chunk)?;
+        }
+        drop(chunks);
+        sink.end(rows as u64)?;
     }
     tx.commit().await?;
-    Ok(Some(Exported { name, grid_toml, at, tables }))
+    Ok(Some(Exported { name, grid_toml, at }))
 }
 
 /// Why an import was refused. Nothing was written.
@@ -176,7 +205,7 @@ pub struct Imported {
 /// a job key that exists here with another kind or spec, an experiment id
 /// that exists with another grid, a table or column this database lacks,
 /// and a file whose rows differ from the count the manifest gives.
-pub async fn import(pool: &PgPool, tables: &[(String, TableData)]) -> Result<Imported, ImportError> {
+pub async fn import(pool: &PgPool, tables: Vec<(String, TableData)>) -> Result<Imported, ImportError> {
     let order = [EXPERIMENTS, JOBS, JOB_INPUTS];
     for (i, want) in order.iter().enumerate() {
         if tables.get(i).map(|(_, t)| t.table.as_str()) != Some(want) {
@@ -190,8 +219,9 @@ pub async fn import(pool: &PgPool, tables: &[(String, TableData)]) -> Result<Imp
     let mut tx = conn.begin().await?;
     let known: Vec<ResultTable> = result_tables(&mut tx).await?;
     let mut out = Imported::default();
-    for (file, t) in tables {
-        let staged = stage(&mut tx, file, t, &known).await?;
+    for (file, mut t) in tables {
+        let file = &file;
+        let staged = stage(&mut tx, file, &mut t, &known).await?;
         match t.table.as_str() {
             EXPERIMENTS => {
                 let rows: Vec<(Uuid, String, String)> =
@@ -219,9 +249,15 @@ pub async fn import(pool: &PgPool, tables: &[(String, TableData)]) -> Result<Imp
                 }
             }
             JOBS => {
+                // Materialized: with the LIMIT inside, the planner walks
+                // jobs' key index against every staged row (quadratic: over
+                // ten minutes for 89,048 jobs); this way, one hash join.
                 let clash: Option<(String, String, String, String, String)> = sqlx::query_as(&format!(
-                    "SELECT s.key, j.kind, s.kind, j.spec::text, s.spec::text FROM {staged} s JOIN jobs j ON j.key = s.key
-                     WHERE j.kind <> s.kind OR j.spec <> s.spec ORDER BY s.key LIMIT 1"
+                    "WITH clash AS MATERIALIZED (
+                         SELECT s.key, j.kind AS kind_here, s.kind AS kind_there, j.spec::text AS spec_here,
+                                s.spec::text AS spec_there
+                         FROM {staged} s JOIN jobs j ON j.key = s.key WHERE j.kind <> s.kind OR j.spec <> s.spec)
+                     SELECT * FROM clash ORDER BY key LIMIT 1"
                 ))
                 .fetch_optional(&mut *tx)
                 .await?;
@@ -284,7 +320,12 @@ pub async fn import(pool: &PgPool, tables: &[(String, TableData)]) -> Result<Imp
 /// commit) through the columns its header names, and checks their count.
 /// Table and column names are checked against this database's before they
 /// reach any statement.
-async fn stage(tx: &mut PgConnection, file: &str, t: &TableData, known: &[ResultTable]) -> Result<String, ImportError> {
+async fn stage(
+    tx: &mut PgConnection,
+    file: &str,
+    t: &mut TableData,
+    known: &[ResultTable],
+) -> Result<String, ImportError> {
     let err = |what: String| ImportError::File { file: file.to_string(), what };
     let fixed = [EXPERIMENTS, JOBS, JOB_INPUTS].contains(&t.table.as_str());
     if !fixed && !known.iter().any(|k| k.name == t.table) {
@@ -301,7 +342,10 @@ async fn stage(tx: &mut PgConnection, file: &str, t: &TableData, known: &[Result
     .await?
     .into_iter()
     .collect();
-    let header = header(&t.csv).map_err(|e| err(e.to_string()))?;
+    // The first chunk holds the header line (column names are short).
+    let mut chunk = vec![0; 1 << 20];
+    let mut filled = read_some(&mut t.csv, &mut chunk).map_err(|e| err(e.to_string()))?;
+    let header = header(&chunk[..filled]).map_err(|e| err(e.to_string()))?;
     for c in &header {
         if !columns.contains(c) {
             return Err(err(format!(
@@ -321,15 +365,40 @@ async fn stage(tx: &mut PgConnection, file: &str, t: &TableData, known: &[Result
     let list = header.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ");
     let mut copy =
         tx.copy_in_raw(&format!("COPY {} ({list}) FROM STDIN WITH (FORMAT csv, HEADER)", quote(&staged))).await?;
-    if let Err(e) = copy.send(t.csv.as_slice()).await {
-        let _ = copy.abort(e.to_string()).await;
-        return Err(err(e.to_string()));
+    while filled > 0 {
+        if let Err(e) = copy.send(&chunk[..filled]).await {
+            let _ = copy.abort(e.to_string()).await;
+            return Err(err(e.to_string()));
+        }
+        filled = match read_some(&mut t.csv, &mut chunk) {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = copy.abort(e.to_string()).await;
+                return Err(err(e.to_string()));
+            }
+        };
     }
     let rows = copy.finish().await.map_err(|e| err(e.to_string()))?;
     if rows != t.rows {
         return Err(err(format!("{rows} rows, but the manifest says {}", t.rows)));
     }
+    // Statistics for the joins that follow (a new table has none).
+    sqlx::query(&format!("ANALYZE {}", quote(&staged))).execute(&mut *tx).await?;
     Ok(quote(&staged))
+}
+
+/// Fills `buf` as far as `from` allows (short reads included); 0 at the end.
+fn read_some(from: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match from.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// The column names of a CSV's header line as COPY writes them (names

@@ -9,6 +9,7 @@
 //! each file's SHA-256, size and row count, the hfarm version and the
 //! export's time. An import checks every checksum before it connects.
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -105,7 +106,44 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// An export's tables as files `TABLE.csv`, each hashed as it is written.
+struct Files {
+    dir: PathBuf,
+    open: Option<(String, std::io::BufWriter<std::fs::File>, Sha256, u64)>,
+    files: Vec<ManifestFile>,
+}
+
+impl schema::export::Sink for Files {
+    fn begin(&mut self, table: &str) -> std::io::Result<()> {
+        let name = format!("{table}.csv");
+        let path = self.dir.join(&name);
+        let file = std::fs::File::create(&path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        self.open = Some((name, std::io::BufWriter::new(file), Sha256::new(), 0));
+        Ok(())
+    }
+
+    fn write(&mut self, chunk: &[u8]) -> std::io::Result<()> {
+        let (_, file, hash, bytes) = self.open.as_mut().expect("begin before write");
+        hash.update(chunk);
+        *bytes += chunk.len() as u64;
+        file.write_all(chunk)
+    }
+
+    fn end(&mut self, rows: u64) -> std::io::Result<()> {
+        let (name, file, hash, bytes) = self.open.take().expect("begin before end");
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        let table = name.strip_suffix(".csv").map(str::to_string);
+        self.files.push(ManifestFile { path: name, table, rows: Some(rows), bytes, sha256: hex(&hash.finalize()) });
+        Ok(())
+    }
 }
 
 pub fn export(a: ExportArgs) -> Result<ExitCode> {
@@ -150,29 +188,24 @@ pub async fn export_to(
             bail!("{}: exists and is not an empty folder (an export writes a folder of its own)", out.display());
         }
     }
-    let e = schema::export::export(pool, experiment, artifacts)
-        .await?
-        .with_context(|| format!("no experiment {experiment}"))?;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut files = vec![];
-    let mut write = |name: &str, bytes: &[u8], table: Option<&str>, rows: Option<u64>| -> Result<()> {
-        let path = out.join(name);
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
-        files.push(ManifestFile {
-            path: name.to_string(),
-            table: table.map(str::to_string),
-            rows,
-            bytes: bytes.len() as u64,
-            sha256: sha256_hex(bytes),
-        });
-        Ok(())
-    };
+    let mut sink = Files { dir: out.to_path_buf(), open: None, files: vec![] };
+    let e = schema::export::export(pool, experiment, artifacts, &mut sink)
+        .await
+        .with_context(|| format!("exporting into {}", out.display()))?
+        .with_context(|| format!("no experiment {experiment}"))?;
     // The grid as it was submitted, for readers (the import reads the
     // experiment's row, which holds the same text).
-    write("grid.toml", e.grid_toml.as_bytes(), None, None)?;
-    for t in &e.tables {
-        write(&format!("{}.csv", t.table), &t.csv, Some(&t.table), Some(t.rows))?;
-    }
+    let grid = out.join("grid.toml");
+    std::fs::write(&grid, &e.grid_toml).with_context(|| format!("writing {}", grid.display()))?;
+    let mut files = vec![ManifestFile {
+        path: "grid.toml".into(),
+        table: None,
+        rows: None,
+        bytes: e.grid_toml.len() as u64,
+        sha256: sha256_hex(e.grid_toml.as_bytes()),
+    }];
+    files.append(&mut sink.files);
     let manifest = Manifest {
         format: FORMAT.to_string(),
         hfarm_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -194,7 +227,7 @@ pub fn import(a: ImportArgs) -> Result<ExitCode> {
         // Every file is read and checked before the database is touched.
         let (manifest, tables) = read_export(&a.dir)?;
         let pool = schema::connect(&a.db.database_url).await?;
-        let imported = schema::export::import(&pool, &tables).await?;
+        let imported = schema::export::import(&pool, tables).await?;
         anyhow::Ok((manifest, imported))
     })?;
     if a.json {
@@ -250,21 +283,32 @@ pub fn read_export(dir: &Path) -> Result<(Manifest, Vec<(String, TableData)>)> {
             );
         }
         let file = dir.join(&f.path);
-        let bytes = std::fs::read(&file).with_context(|| format!("{}: listed in the manifest", file.display()))?;
-        let sum = sha256_hex(&bytes);
-        if sum != f.sha256 || bytes.len() as u64 != f.bytes {
+        let opened =
+            || std::fs::File::open(&file).with_context(|| format!("{}: listed in the manifest", file.display()));
+        // Hashed in chunks: a table of checkpoints need not fit in memory.
+        let (mut reader, mut hash, mut bytes, mut buf) = (opened()?, Sha256::new(), 0u64, vec![0; 1 << 20]);
+        loop {
+            let n = reader.read(&mut buf).with_context(|| format!("reading {}", file.display()))?;
+            if n == 0 {
+                break;
+            }
+            hash.update(&buf[..n]);
+            bytes += n as u64;
+        }
+        let sum = hex(&hash.finalize());
+        if sum != f.sha256 || bytes != f.bytes {
             bail!(
-                "{}: checksum mismatch: sha256 {sum} ({} bytes), the manifest says {} ({} bytes): the file changed \
-                 since the export; nothing imported",
+                "{}: checksum mismatch: sha256 {sum} ({bytes} bytes), the manifest says {} ({} bytes): the file \
+                 changed since the export; nothing imported",
                 file.display(),
-                bytes.len(),
                 f.sha256,
                 f.bytes
             );
         }
         match (&f.table, f.rows) {
             (Some(table), Some(rows)) => {
-                tables.push((file.display().to_string(), TableData { table: table.clone(), csv: bytes, rows }))
+                let csv = Box::new(std::io::BufReader::new(opened()?));
+                tables.push((file.display().to_string(), TableData { table: table.clone(), csv, rows }))
             }
             (Some(_), None) => bail!("{}: files[{i}].rows: expected the row count of {}", path.display(), f.path),
             (None, _) => {}
