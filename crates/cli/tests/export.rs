@@ -297,6 +297,20 @@ async fn a_changed_file_is_refused_by_name_before_anything_is_written() {
     assert_eq!(count(&b.pool, "experiments").await, 0);
     assert_eq!(count(&b.pool, "jobs").await, 0);
 
+    // A manifest whose row count disagrees with its (unchanged) file: found
+    // only once the rows are in PostgreSQL, after the experiment's row and
+    // its jobs went in; the one transaction takes them all back.
+    ok(&hfarm(&["export", "fixture", "--out", &dir.path("y")], &a.url));
+    let manifest = dir.0.join("y/manifest.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    let runs = m["files"].as_array_mut().unwrap().iter_mut().find(|f| f["path"] == "plan_runs.csv").unwrap();
+    runs["rows"] = serde_json::json!(15);
+    std::fs::write(&manifest, serde_json::to_vec(&m).unwrap()).unwrap();
+    let err = failed(&hfarm(&["import", &dir.path("y")], &b.url));
+    assert!(err.contains("plan_runs.csv: 14 rows, but the manifest says 15"), "{err}");
+    assert_eq!((count(&b.pool, "experiments").await, count(&b.pool, "jobs").await), (0, 0));
+    assert_eq!(count(&b.pool, "experiment_jobs").await, 0);
+
     std::fs::remove_file(dir.0.join("x/manifest.json")).unwrap();
     let err = failed(&hfarm(&["import", &out], &b.url));
     assert!(err.contains("manifest.json: cannot read the export's manifest"), "{err}");
