@@ -336,3 +336,37 @@ async fn a_key_known_here_with_another_spec_is_refused_and_nothing_is_imported()
     assert_eq!(count(&b.pool, "jobs").await, 1);
     assert_eq!(count(&b.pool, "plan_runs").await, 0);
 }
+
+/// A job this farm has but never finished, which the export brings
+/// finished, takes the export's state and results; an experiment id known
+/// here with another grid is refused.
+#[tokio::test]
+async fn an_unfinished_job_here_is_completed_by_the_export_and_a_known_id_with_another_grid_is_refused() {
+    let (a, b) = (TestDatabase::create().await, TestDatabase::create().await);
+    let e = source(&a).await;
+    sqlx::query(
+        "INSERT INTO jobs (key, kind, resource, spec, status) VALUES ('plan-ff-0', 'plan', 'cpu', '{}', 'dead')",
+    )
+    .execute(&b.pool)
+    .await
+    .unwrap();
+    let dir = TempDir::new("hfarm-export-complete");
+    let out = dir.path("x");
+    ok(&hfarm(&["export", "fixture", "--out", &out], &a.url));
+    let said: serde_json::Value = serde_json::from_str(&ok(&hfarm(&["import", &out, "--json"], &b.url))).unwrap();
+    assert_eq!((said["jobs_completed"].as_u64(), said["jobs_new"].as_u64()), (Some(1), Some(27)), "{said}");
+    let status: String =
+        sqlx::query_scalar("SELECT status::text FROM jobs WHERE key = 'plan-ff-0'").fetch_one(&b.pool).await.unwrap();
+    assert_eq!(status, "succeeded");
+    assert_same(&rows(&a.pool, "plan_runs", e).await, &rows(&b.pool, "plan_runs", e).await, "plan_runs");
+
+    let c = TestDatabase::create().await;
+    sqlx::query("INSERT INTO experiments (id, name, grid_toml) VALUES ($1, 'fixture', 'name = \"other\"')")
+        .bind(e)
+        .execute(&c.pool)
+        .await
+        .unwrap();
+    let err = failed(&hfarm(&["import", &out], &c.url));
+    assert!(err.contains(&format!("experiment {e} exists in this farm with a different grid")), "{err}");
+    assert_eq!(count(&c.pool, "jobs").await, 0);
+}
