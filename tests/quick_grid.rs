@@ -156,7 +156,7 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
         let clip =
             spec.0.pointer("/heuristic/clip").and_then(|c| c.as_str()).map(|b| jobs::grid::Bound::new(b).unwrap());
         let limits = serde_json::from_value(spec.0["limits"].clone()).unwrap_or(limits);
-        let (alone, _) = worker::kinds::plan::plan_learned(
+        let (alone, _) = worker::compute::plan_learned(
             config,
             &weights,
             &inst.domain_pddl,

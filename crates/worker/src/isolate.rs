@@ -39,8 +39,6 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
-use crate::job::{failed, JobError};
-
 /// The CPU-heavy part of a job, with everything it needs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "task", rename_all = "snake_case")]
@@ -93,19 +91,19 @@ pub enum Task {
 impl Task {
     /// Runs the task here and now, as JSON (what a child sends back).
     pub fn run_here(self) -> Result<serde_json::Value, String> {
-        use crate::kinds::{generate, plan};
+        use crate::compute;
         match self {
             Task::SolveTry { domain, split, params, seed, attempt, instances, limits } => {
-                json(generate::solve_try(&domain, split, &params, seed, attempt, instances, &limits))
+                json(compute::solve_try(&domain, split, &params, seed, attempt, instances, &limits))
             }
             Task::Label { domain_pddl, problem_pddl, plan, features } => {
                 json(planner::label::label_with(&domain_pddl, &problem_pddl, &plan, features))
             }
             Task::PlanClassical { domain_pddl, problem_pddl, heuristic, limits, planning } => {
-                json(plan::plan_classical(&domain_pddl, &problem_pddl, &heuristic, &limits, planning))
+                json(compute::plan_classical(&domain_pddl, &problem_pddl, &heuristic, &limits, planning))
             }
             Task::PlanLearned { config, weights, domain_pddl, problem_pddl, clip, limits, planning } => {
-                json(plan::plan_learned(config, &weights, &domain_pddl, &problem_pddl, clip, &limits, planning))
+                json(compute::plan_learned(config, &weights, &domain_pddl, &problem_pddl, clip, &limits, planning))
             }
             Task::Probe { allocate_mib, sleep_s, panic } => {
                 let mut kept: Vec<Vec<u8>> = vec![];
@@ -121,6 +119,24 @@ impl Task {
             }
         }
     }
+}
+
+/// Why a task could not be run or answered (a job's failure: the job
+/// kinds turn it into `job::JobError::Failed`).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct IsolationError(pub String);
+
+fn failed(e: impl std::fmt::Display) -> IsolationError {
+    IsolationError(e.to_string())
+}
+
+/// What a caught panic says.
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
 }
 
 fn json<T: Serialize>(v: Result<T, String>) -> Result<serde_json::Value, String> {
@@ -202,14 +218,14 @@ impl Isolation {
         &self,
         task: Task,
         bounds: Bounds,
-    ) -> Result<Finished<T>, JobError> {
+    ) -> Result<Finished<T>, IsolationError> {
         let value = match self {
             Isolation::InProcess => {
                 // The planner's own accounting is the only limit here.
                 let v = tokio::task::spawn_blocking(move || task.run_here())
                     .await
                     .map_err(|e| failed(format!("job panicked: {e}")))?;
-                Finished::Done(v.map_err(JobError::Failed)?)
+                Finished::Done(v.map_err(IsolationError)?)
             }
             Isolation::Children(c) => c.run(task, bounds).await?,
         };
@@ -282,7 +298,7 @@ struct Proc {
 }
 
 impl Children {
-    fn take(&self) -> Result<Proc, JobError> {
+    fn take(&self) -> Result<Proc, IsolationError> {
         if let Some(p) = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop() {
             return Ok(p);
         }
@@ -317,7 +333,7 @@ impl Children {
         Ok(Proc { child, stdin, stdout: BufReader::new(stdout), out_of_memory, tail, stderr })
     }
 
-    async fn run(&self, task: Task, bounds: Bounds) -> Result<Finished<serde_json::Value>, JobError> {
+    async fn run(&self, task: Task, bounds: Bounds) -> Result<Finished<serde_json::Value>, IsolationError> {
         let mut p = self.take()?;
         p.tail.clear();
         let mut line = serde_json::to_string(&Request { task, memory_mib: bounds.memory_mib }).map_err(failed)?;
@@ -347,7 +363,7 @@ impl Children {
                 self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(p);
                 match response {
                     Response::Ok(v) => Ok(Finished::Done(v)),
-                    Response::Err(e) => Err(JobError::Failed(tail.after(e))),
+                    Response::Err(e) => Err(IsolationError(tail.after(e))),
                 }
             }
             // End of its stdout, or a broken pipe: the child died.
@@ -380,7 +396,7 @@ pub fn child_main() -> std::process::ExitCode {
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| req.task.run_here())) {
                     Ok(Ok(v)) => Response::Ok(v),
                     Ok(Err(e)) => Response::Err(e),
-                    Err(p) => Response::Err(format!("job panicked: {}", crate::run::panic_message(&*p))),
+                    Err(p) => Response::Err(format!("job panicked: {}", panic_message(&*p))),
                 }
             }
         };

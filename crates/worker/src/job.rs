@@ -19,6 +19,12 @@ pub enum JobError {
     Db(#[from] DbError),
 }
 
+impl From<crate::isolate::IsolationError> for JobError {
+    fn from(e: crate::isolate::IsolationError) -> JobError {
+        JobError::Failed(e.0)
+    }
+}
+
 pub fn failed(e: impl std::fmt::Display) -> JobError {
     JobError::Failed(e.to_string())
 }

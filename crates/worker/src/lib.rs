@@ -4,10 +4,12 @@
 //! Map: [`run`] is the worker loop (slots, heartbeats, graceful SIGTERM);
 //! [`kinds`] holds one module per job kind (load -> compute -> store);
 //! [`job`] what they share; [`isolate`] where their heavy computation runs
-//! (child processes under real memory and time limits); [`learned`] the bridge from stored labels and
+//! (child processes under real memory and time limits), [`compute`] what it
+//! is; [`learned`] the bridge from stored labels and
 //! checkpoints to the learner. Invariant: no SQL here (`schema` has it) and
 //! no Redis beyond popping and handing back keys (`queue`).
 
+pub mod compute;
 pub mod isolate;
 pub mod job;
 pub mod kinds;

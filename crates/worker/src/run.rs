@@ -27,7 +27,7 @@ use schema::{workers, PgPool};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use crate::isolate::Isolation;
+use crate::isolate::{panic_message, Isolation};
 use crate::job::{Commits, JobError};
 use crate::kinds::execute;
 
@@ -561,11 +561,4 @@ impl Slot {
             }
         }
     }
-}
-
-pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".into())
 }

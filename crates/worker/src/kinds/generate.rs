@@ -4,13 +4,11 @@
 
 use jobs::grid::Instances;
 use jobs::split::{SolveLimits, Split};
-use planner::generate::{domain_pddl_like, generate_with, Params};
-use planner::heuristics;
-use planner::search::{astar, Limits, SearchStatus};
-use planner::state::initial_state;
+use planner::generate::Params;
 use schema::results::{Effort, NewInstance};
 use schema::slots::{SlotEnd, Try, UnfilledSlot};
 
+use crate::compute::{Instance, TryOutcome};
 use crate::isolate::{Bounds, Finished, Isolation, Task};
 use crate::job::{failed, Ctx, JobError};
 
@@ -79,23 +77,6 @@ async fn previous_seeds_failed(ctx: &Ctx<'_>, limits: &SolveLimits) -> Result<bo
     Ok(schema::slots::without_instance(ctx.pool, peers).await? == peers.len())
 }
 
-/// A generated instance with its optimal plan.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Instance {
-    pub domain_pddl: String,
-    pub problem_pddl: String,
-    pub generator_seed: u64,
-    pub tries: u32,
-    pub optimal_cost: u64,
-    pub plan: Vec<String>,
-    pub expansions: u64,
-    pub search_time_s: f64,
-    /// CPU seconds of the accepted try (generating, grounding, searching).
-    pub solve_cpu_s: f64,
-    /// CPU seconds of every try of the slot, the accepted one included.
-    pub cpu_s: f64,
-}
-
 /// What a generate job found.
 #[derive(Debug, Clone)]
 pub enum Outcome {
@@ -117,20 +98,6 @@ pub fn predicted_cpu_s(chain: &[f64]) -> Option<f64> {
         [t1, t2, ..] if *t1 >= 0.0 && *t2 > 0.0 => Some(t1 * (t1 / t2).max(1.0)),
         _ => None,
     }
-}
-
-/// What one try found.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TryOutcome {
-    Solved(Instance),
-    /// `trivial`, or the search's status (`time_limit`, `memory_limit`,
-    /// `unsolvable`), with the CPU seconds the try took.
-    Unsolved {
-        outcome: String,
-        generator_seed: u64,
-        cpu_s: f64,
-    },
 }
 
 /// Generates until an instance is non-trivial and solved optimally within
@@ -184,61 +151,10 @@ pub async fn generate_instance(
     Ok(Outcome::NoInstance { tries, end: SlotEnd::Tries })
 }
 
-/// Try number `attempt` of a slot: generate with its derived seed, then
-/// solve optimally with A*+LM-cut within the limits.
-pub fn solve_try(
-    domain: &str,
-    split: Split,
-    params: &Params,
-    seed: u64,
-    attempt: u32,
-    instances: Instances,
-    limits: &SolveLimits,
-) -> Result<TryOutcome, String> {
-    let domain_text =
-        domain_pddl_like(domain, instances.generator).ok_or_else(|| match planner::generate::domain(domain) {
-            None => format!("unknown domain {domain}"),
-            Some(_) => format!("{} does not make {domain} problems", instances.generator),
-        })?;
-    let start = planner::search::thread_cpu_time().as_secs_f64();
-    let gseed = instances.splits.generator_seed(split, seed, attempt);
-    let problem = generate_with(params, gseed, instances.generator)?;
-    let task = planner::load_task_from_text(domain_text, "domain.pddl", &problem, "problem.pddl")
-        .map_err(|e| e.to_string())?;
-    let outcome = if planner::state::is_goal(&task, &initial_state(&task)) {
-        "trivial".to_string()
-    } else {
-        // CPU time, as the authors' code limits it: a try's outcome must not
-        // depend on how busy the machine is.
-        let search_limits = Limits::new(None, Some(limits.time_s), Some(limits.memory_mib)).on_cpu_clock();
-        let r = astar(&task, &mut heuristics::LmCut::new(&task), search_limits);
-        if r.status == SearchStatus::Solved {
-            let cpu_s = planner::search::thread_cpu_time().as_secs_f64() - start;
-            return Ok(TryOutcome::Solved(Instance {
-                domain_pddl: domain_text.to_string(),
-                problem_pddl: problem,
-                generator_seed: gseed,
-                tries: attempt + 1,
-                optimal_cost: r.cost.unwrap_or(0),
-                plan: r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect(),
-                expansions: r.expansions,
-                search_time_s: r.search_time.as_secs_f64(),
-                solve_cpu_s: cpu_s,
-                cpu_s,
-            }));
-        }
-        r.status.as_str().to_string()
-    };
-    Ok(TryOutcome::Unsolved {
-        outcome,
-        generator_seed: gseed,
-        cpu_s: planner::search::thread_cpu_time().as_secs_f64() - start,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use planner::generate::{domain_pddl_like, generate_with};
 
     #[tokio::test]
     async fn a_slot_unsolved_within_its_limits_has_no_instance_and_says_why() {

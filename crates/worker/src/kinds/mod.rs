@@ -25,8 +25,7 @@ use std::sync::Arc;
 use crate::isolate::Isolation;
 use crate::job::{failed, Ctx, JobError};
 
-pub use generate::{generate_instance, solve_try, Outcome, TryOutcome};
-pub use plan::{plan_classical, plan_learned, PlanRun};
+pub use generate::{generate_instance, Outcome};
 
 /// Runs a claimed job for `worker`. Ok(false) if the job stopped being ours
 /// (lease lost, cancelled): its results were rolled back.

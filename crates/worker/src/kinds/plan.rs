@@ -11,6 +11,7 @@ use schema::lifecycle::Claimed;
 use schema::training::Tag;
 use schema::PgPool;
 
+use crate::compute::{run_of, search_mode, PlanRun};
 use crate::isolate::{Bounds, Finished, Task};
 use crate::job::{blocking, failed, instance, Ctx, JobError};
 use crate::learned;
@@ -140,22 +141,6 @@ async fn store(pool: &PgPool, worker: &str, key: &str, row: &schema::results::Pl
     Ok(schema::lifecycle::complete(tx, key, worker).await?)
 }
 
-fn load(domain: &str, problem: &str, prune: bool) -> Result<planner::Task, String> {
-    planner::label::load(domain, problem, prune)
-}
-
-/// One greedy planning run.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct PlanRun {
-    pub status: SearchStatus,
-    pub cost: Option<u64>,
-    pub plan_length: Option<usize>,
-    pub evaluations: u64,
-    pub expansions: u64,
-    pub generated: u64,
-    pub search_time_s: f64,
-}
-
 impl PlanRun {
     /// The row it makes in `plan_runs`.
     fn row(
@@ -201,65 +186,10 @@ impl PlanRun {
     }
 }
 
-/// GBFS with a classical heuristic under the paper's evaluation budget; an
-/// unsolved run counts the whole budget, as the paper does.
-pub fn plan_classical(
-    domain: &str,
-    problem: &str,
-    heuristic: &str,
-    limits: &PlanLimits,
-    planning: Planning,
-) -> Result<PlanRun, String> {
-    let task = load(domain, problem, true)?;
-    let info = planning.heuristics.resolve(heuristic).ok_or_else(|| format!("unknown heuristic {heuristic}"))?;
-    let mut h = (info.build)(&task);
-    let search_limits = Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib));
-    Ok(run_of(planning.search.run(&task, h.as_mut(), search_limits), limits))
-}
-
-/// The learner's view of a plan job's [`Planning`].
-fn search_mode(planning: Planning) -> learner::SearchMode {
-    learner::SearchMode { greedy: planning.search, definitions: planning.heuristics }
-}
-
-/// GBFS guided by a trained model's point estimate (one forward pass per
-/// expansion), on CPU. Returns the run and the number of forward passes.
-pub fn plan_learned(
-    config: learner::ModelConfig,
-    weights: &[u8],
-    domain: &str,
-    problem: &str,
-    clip: Option<learner::LowerBound>,
-    limits: &PlanLimits,
-    planning: Planning,
-) -> Result<(PlanRun, u64), String> {
-    let predictor = learner::Predictor::load(config, weights, tch::Device::Cpu).map_err(|e| e.to_string())?;
-    let mut h = learner::LearnedHeuristic::new(predictor, domain, problem, clip).map_err(|e| e.to_string())?;
-    h.use_definitions(planning.heuristics);
-    // The model reads the unpruned grounding's facts: search on that task.
-    let task = h.task().clone();
-    let search_limits = Limits::new(Some(limits.max_evaluations), limits.time_s.0, Some(limits.memory_mib));
-    let r = planning.search.run(&task, &mut h, search_limits);
-    Ok((run_of(r, limits), h.forward_passes))
-}
-
-fn run_of(r: planner::search::SearchResult, limits: &PlanLimits) -> PlanRun {
-    let solved = r.status == SearchStatus::Solved;
-    PlanRun {
-        status: r.status,
-        cost: r.cost,
-        plan_length: solved.then_some(r.plan.len()),
-        // The paper counts the whole budget for an unsolved instance.
-        evaluations: if solved { r.evaluations } else { limits.max_evaluations },
-        expansions: r.expansions,
-        generated: r.generated,
-        search_time_s: r.search_time.as_secs_f64(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compute::plan_classical;
     use crate::isolate::Isolation;
     use crate::kinds::{generate_instance, Outcome};
     use jobs::split::{SolveLimits, Split};
