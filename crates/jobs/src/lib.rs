@@ -6,6 +6,7 @@
 //! the same work is the same key in every grid that asks for it (resume and
 //! overlap come for free), and a grid can grow while it runs by adding jobs.
 
+pub mod class;
 pub mod expand;
 pub mod graphlearn;
 pub mod grid;

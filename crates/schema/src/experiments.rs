@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use jobs::class::JobClass;
 use jobs::spec::PlanHeuristic;
 use jobs::{Job, JobKind, JobSpec, Resource};
 use sqlx::postgres::PgPool;
@@ -144,7 +145,8 @@ impl JobAxes {
 pub async fn submit_jobs(pool: &PgPool, experiment: Uuid, jobs: &[Job], force: bool) -> Result<Submitted, DbError> {
     let mut tx = pool.begin().await?;
     let mut out = Submitted::default();
-    for job in jobs {
+    let classes = JobClass::of_all(jobs);
+    for (job, class) in jobs.iter().zip(classes) {
         let spec = serde_json::to_value(&job.spec).map_err(|e| DbError::Decode(e.to_string()))?;
         let resource = match job.spec.resource() {
             Resource::Cpu => "cpu",
@@ -152,8 +154,9 @@ pub async fn submit_jobs(pool: &PgPool, experiment: Uuid, jobs: &[Job], force: b
         };
         let a = JobAxes::of(&job.spec);
         let inserted = sqlx::query(
-            "INSERT INTO jobs (key, kind, resource, spec, domain, split, seed, heuristic, model, distribution, sigma, bound, residual)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+            "INSERT INTO jobs (key, kind, resource, spec, domain, split, seed, heuristic, model, distribution, sigma, bound,
+                               residual, cost_group, cost_units, cost_cap_s)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
              ON CONFLICT (key) DO NOTHING",
         )
         .bind(job.key.as_str())
@@ -169,6 +172,9 @@ pub async fn submit_jobs(pool: &PgPool, experiment: Uuid, jobs: &[Job], force: b
         .bind(a.sigma)
         .bind(a.bound)
         .bind(a.residual)
+        .bind(&class.group)
+        .bind(class.units)
+        .bind(class.cap_s)
         .execute(&mut *tx)
         .await?
         .rows_affected();

@@ -75,7 +75,7 @@ pub struct Measured {
     pub kind: String,
     pub domain: Option<String>,
     /// generate, label: the split; train, evaluate, learned plan: the model; plan: the heuristic
-    /// (as `coordinator::cost::JobClass` groups them, or the figure never applies).
+    /// (as `jobs::class::JobClass` groups them, or the figure never applies).
     pub group: Option<String>,
     /// How many jobs the figure stands on.
     pub jobs: i64,
@@ -114,7 +114,7 @@ pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
                 (sum(p.search_time_s) / greatest(sum(p.evaluations), 1))::float8, avg(p.evaluations)::float8
          FROM plan_runs p LEFT JOIN jobs t ON t.key = p.model GROUP BY 2, 3
          UNION ALL
-         -- The other seeds' kinds, grouped as `coordinator::cost::JobClass` groups them:
+         -- The other seeds' kinds, grouped as `jobs::class::JobClass` groups them:
          -- a learner per iteration and a bootstrap per round (of the attempt that finished),
          -- the rest per job.
          SELECT 'puzzle_learn', l.domain, j.spec->>'settings', count(*),
@@ -152,36 +152,15 @@ pub struct Remaining {
     pub cap_s: Option<f64>,
 }
 
-/// The experiment's jobs that have not ended, by cost class.
+/// The experiment's jobs that have not ended, by cost class: the class
+/// each was given when it was submitted (`jobs::class::JobClass`).
 pub async fn remaining(pool: &PgPool, experiment: uuid::Uuid) -> Result<Vec<Remaining>, DbError> {
     Ok(sqlx::query_as(
-        "SELECT j.kind, coalesce(j.domain, '') AS domain,
-                coalesce(CASE WHEN j.kind IN ('generate', 'label') THEN j.split
-                              WHEN j.kind = 'train' THEN j.model
-                              WHEN j.kind = 'evaluate' THEN t.model
-                              WHEN j.kind = 'plan' THEN coalesce(t.model, j.heuristic)
-                              WHEN j.kind = 'puzzle_learn' THEN j.spec->>'settings'
-                              WHEN j.kind IN ('graph_bootstrap', 'graph_fold') THEN j.model
-                              WHEN j.kind = 'graph_baseline' THEN j.heuristic END, '') AS \"group\",
-                j.resource, count(*) AS jobs,
-                coalesce(avg(CASE WHEN j.kind = 'train' THEN (j.spec->>'steps')::float8
-                                  WHEN j.kind = 'plan' THEN (j.spec->'limits'->>'max_evaluations')::float8
-                                  WHEN j.kind = 'puzzle_learn' THEN (j.spec->>'iterations')::float8
-                                  WHEN j.kind = 'graph_bootstrap' THEN (j.spec->'bootstrap'->>'rounds')::float8
-                                  ELSE 1 END), 1)::float8 AS units,
-                avg(CASE WHEN j.kind = 'generate'
-                           THEN least((j.spec->'limits'->>'tries')::float8,
-                                      coalesce((j.spec->'limits'->>'give_up_after')::float8, 'Infinity'))
-                                * (j.spec->'limits'->>'time_s')::float8
-                         -- A plan job's time limit may be 'none'.
-                         WHEN j.kind = 'plan' AND jsonb_typeof(j.spec->'limits'->'time_s') = 'number'
-                           THEN (j.spec->'limits'->>'time_s')::float8
-                         WHEN j.kind = 'puzzle_test' THEN (j.spec->'limits'->>'time_s')::float8
-                         WHEN j.kind = 'graph_baseline' THEN (j.spec->'search'->>'time_s')::float8 END)::float8 AS cap_s
+        "SELECT j.kind, coalesce(j.domain, '') AS domain, coalesce(j.cost_group, '') AS \"group\",
+                j.resource, count(*) AS jobs, coalesce(avg(j.cost_units), 1)::float8 AS units,
+                avg(j.cost_cap_s)::float8 AS cap_s
          FROM jobs j
          JOIN experiment_jobs e ON e.job = j.key AND e.experiment = $1
-         LEFT JOIN job_inputs i ON i.job = j.key AND i.position = 0 AND j.kind IN ('evaluate', 'plan')
-         LEFT JOIN jobs t ON t.key = i.input AND t.kind = 'train'
          WHERE j.status IN ('pending', 'queued', 'running', 'failed')
          GROUP BY 1, 2, 3, 4",
     )

@@ -84,3 +84,43 @@ async fn connect_creating_makes_a_missing_database() {
     let mut c = sqlx::PgConnection::connect(&admin).await.unwrap();
     c.execute(format!("DROP DATABASE {name} WITH (FORCE)").as_str()).await.unwrap();
 }
+
+/// Every job is stored with the cost class the dry run gives it
+/// (`jobs::class::JobClass`), and what is left of an experiment is grouped
+/// by those columns: the same units per class as the dry run, the plan
+/// jobs behind the smoke grid's reserve draws (one test slot of three per
+/// domain) at none.
+#[tokio::test]
+async fn jobs_carry_their_cost_class_and_remaining_work_reads_it() {
+    let db = TestDatabase::create().await;
+    let (text, grid) = smoke();
+    let jobs = expand(&grid).jobs;
+    let e = schema::create_experiment(&db.pool, &grid.name, "", &text).await.unwrap();
+    schema::submit_jobs(&db.pool, e, &jobs, false).await.unwrap();
+    let classes = jobs::class::JobClass::of_all(&jobs);
+    let mut by_class: std::collections::BTreeMap<(String, String, String), (i64, f64)> = Default::default();
+    for c in &classes {
+        let k = by_class.entry((c.kind.as_str().to_string(), c.domain.clone(), c.group.clone())).or_default();
+        k.0 += 1;
+        k.1 += c.units;
+    }
+    let rows = schema::metrics::remaining(&db.pool, e).await.unwrap();
+    assert_eq!(rows.len(), by_class.len(), "{rows:?}");
+    for r in &rows {
+        let (n, units) = by_class[&(r.kind.clone(), r.domain.clone(), r.group.clone())];
+        assert_eq!(r.jobs, n, "{r:?}");
+        assert!((r.units * r.jobs as f64 - units).abs() < 1e-6, "{r:?}: {units}");
+    }
+    let reserves: Vec<(f64,)> = sqlx::query_as("SELECT cost_units FROM jobs WHERE kind = 'plan' AND cost_units = 0")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(reserves.len(), 10, "5 heuristics x 1 reserve slot x 2 domains");
+    let plans: Vec<(String, f64)> =
+        sqlx::query_as("SELECT cost_group, cost_cap_s FROM jobs WHERE kind = 'plan' AND cost_units > 0")
+            .fetch_all(&db.pool)
+            .await
+            .unwrap();
+    assert_eq!(plans.len(), 20);
+    assert!(plans.iter().all(|(g, cap)| !g.is_empty() && *cap == 30.0), "{plans:?}");
+}
