@@ -58,8 +58,9 @@ pub struct TrainSummary {
     /// a ranker's values are not estimates of h*).
     pub train_mse: Option<f64>,
     pub cg_iterations: usize,
-    /// Ranker: distinct (good, bad) pairs fitted, pairs of equal features
-    /// left out, pairs ordered wrongly or tied after the fit, Newton steps.
+    /// Ranker: (good, bad) pairs asked (before deduplication); of the
+    /// distinct ones, those of equal features (left out of the fit) and
+    /// those ordered wrongly or tied after it; Newton steps.
     pub pairs: usize,
     pub tied_pairs: usize,
     pub violated_pairs: usize,

@@ -190,7 +190,7 @@ fn print_summary(m: &Model) {
             format!("{} CG iterations, training MSE {:.4}", s.cg_iterations, s.train_mse.unwrap_or(f64::NAN))
         }
         Kind::Rank => format!(
-            "{} Newton steps; {} pairs ({} of equal features), {} ordered wrongly or tied after the fit",
+            "{} Newton steps; {} pairs asked; of the distinct ones {} of equal features, {} ordered wrongly or tied after the fit",
             s.newton_iterations, s.pairs, s.tied_pairs, s.violated_pairs
         ),
     };
