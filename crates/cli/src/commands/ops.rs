@@ -611,10 +611,12 @@ mod tests {
         for key in &plans[..2] {
             schema::lifecycle::cancel(&db.pool, key).await.unwrap();
         }
-        // Cancel the older smoke experiment's plan jobs: 18 more (2 were already).
+        // Cancel the older smoke experiment's plan jobs (5 heuristics x 3 test slots x 2 domains,
+        // the slot not drawn included): 28 more (2 were already).
+        assert_eq!(plans.len(), 30);
         let sel = Selection { statuses: vec![], kind: Some(JobKind::Plan) };
         let text = render_cancel(&db.pool, &older.to_string(), &sel, false, false).await.unwrap();
-        assert_eq!(text, format!("cancelled 18 jobs of experiment {older}\n"));
+        assert_eq!(text, format!("cancelled 28 jobs of experiment {older}\n"));
         // The newer one by name: its 3 jobs are the older's too, so kept.
         let text = render_cancel(&db.pool, "smoke", &Selection::default(), false, false).await.unwrap();
         assert_eq!(
@@ -627,7 +629,7 @@ mod tests {
         let sel = Selection { statuses: vec![JobStatus::Cancelled], kind: Some(JobKind::Plan) };
         let json = render_retry(&db.pool, &older.to_string(), &sel, true).await.unwrap();
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(v["changed"], 20);
+        assert_eq!(v["changed"], 30);
         let sel = Selection { statuses: vec![JobStatus::Running], kind: None };
         let e = render_retry(&db.pool, "smoke", &sel, false).await.unwrap_err().to_string();
         assert!(e.contains("cannot retry running jobs"), "{e}");
