@@ -105,7 +105,8 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     // workers' slots, the CPU worker's included; training stayed with the
     // GPU-class worker.
     let by_worker: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT split_part(worker, '/', 1), count(*) FROM jobs WHERE kind = 'plan' AND resource = 'gpu' GROUP BY 1",
+        "SELECT split_part(worker, '/', 1), count(*) FROM jobs WHERE kind = 'plan' AND resource = 'gpu' AND worker IS NOT NULL
+         GROUP BY 1",
     )
     .fetch_all(&db.pool)
     .await
