@@ -71,7 +71,7 @@ pub async fn longest_start_gap(pool: &PgPool) -> Result<(Option<f64>, Option<i64
 /// (`coordinator::cost`): one row per group of like jobs.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct Measured {
-    /// `generate`, `label`, `evaluate` (per job); `train` (per step); `plan` (per evaluation).
+    /// `generate`, `label`, `evaluate`, `draw` (per job); `train` (per step); `plan` (per evaluation).
     pub kind: String,
     pub domain: Option<String>,
     /// generate, label: the split; train, evaluate, learned plan: the model; plan: the heuristic
@@ -86,7 +86,7 @@ pub struct Measured {
 }
 
 /// Per-group rates measured on succeeded jobs: durations of generate,
-/// label and evaluate jobs; seconds per training step (the finishing
+/// label, evaluate and draw jobs; seconds per training step (the finishing
 /// attempt's, resumed steps excluded); seconds per evaluation of plan runs.
 pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
     Ok(sqlx::query_as(
@@ -102,7 +102,7 @@ pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
                                     THEN coalesce((SELECT i.cpu_s FROM instances i WHERE i.job = e.key),
                                                   (SELECT u.cpu_s FROM unfilled_slots u WHERE u.job = e.key)) END,
                                extract(epoch FROM e.finished_at - e.started_at)::float8) AS s
-               FROM jobs e WHERE e.status = 'succeeded' AND e.kind IN ('generate', 'label', 'evaluate')
+               FROM jobs e WHERE e.status = 'succeeded' AND e.kind IN ('generate', 'label', 'evaluate', 'draw')
                  AND e.started_at IS NOT NULL AND e.finished_at IS NOT NULL) j
          GROUP BY 1, 2, 3
          UNION ALL
