@@ -120,6 +120,12 @@ struct Files {
     files: Vec<ManifestFile>,
 }
 
+/// A sink called out of order (a table written or ended before it began):
+/// an error of the export, not a panic.
+fn out_of_order(what: &str) -> std::io::Error {
+    std::io::Error::other(format!("export: {what} before a table began"))
+}
+
 impl schema::export::Sink for Files {
     fn begin(&mut self, table: &str) -> std::io::Result<()> {
         let name = format!("{table}.csv");
@@ -131,14 +137,14 @@ impl schema::export::Sink for Files {
     }
 
     fn write(&mut self, chunk: &[u8]) -> std::io::Result<()> {
-        let (_, file, hash, bytes) = self.open.as_mut().expect("begin before write");
+        let (_, file, hash, bytes) = self.open.as_mut().ok_or_else(|| out_of_order("write"))?;
         hash.update(chunk);
         *bytes += chunk.len() as u64;
         file.write_all(chunk)
     }
 
     fn end(&mut self, rows: u64) -> std::io::Result<()> {
-        let (name, file, hash, bytes) = self.open.take().expect("begin before end");
+        let (name, file, hash, bytes) = self.open.take().ok_or_else(|| out_of_order("end"))?;
         file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         let table = name.strip_suffix(".csv").map(str::to_string);
         self.files.push(ManifestFile { path: name, table, rows: Some(rows), bytes, sha256: hex(&hash.finalize()) });
