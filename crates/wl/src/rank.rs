@@ -23,7 +23,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::ridge::Row;
+use crate::ridge::{conjugate_gradients, Row};
 
 /// A ranking requirement: the row `good` should score below the row `bad`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -187,7 +187,7 @@ pub fn fit(rows: &[Row], pairs: &[Pair], dim: usize, lambda: f64) -> Result<Fit,
 }
 
 /// Solves (lambda I + 2 sum_A d d^T) s = -grad by conjugate gradients with
-/// a Jacobi preconditioner (the same scheme as the ridge fit).
+/// a Jacobi preconditioner (`ridge::conjugate_gradients`, as the ridge fit).
 fn newton_direction(diffs: &[Row], active: &[usize], lambda: f64, grad: &[f64]) -> Vec<f64> {
     let n = grad.len();
     let mut diag = vec![lambda; n];
@@ -207,39 +207,9 @@ fn newton_direction(diffs: &[Row], active: &[usize], lambda: f64, grad: &[f64]) 
             }
         }
     };
-    let mut s = vec![0.0; n];
-    let mut r: Vec<f64> = grad.iter().map(|g| -g).collect();
-    let b_norm = dot(&r, &r).sqrt().max(f64::MIN_POSITIVE);
-    let mut z: Vec<f64> = r.iter().zip(&diag).map(|(r, d)| r / d).collect();
-    let mut p = z.clone();
-    let mut ap = vec![0.0; n];
-    let mut rz = dot(&r, &z);
-    // A truncated solve is still a descent direction; the cap bounds a step's cost.
-    for _ in 0..(n + 50).min(500) {
-        if dot(&r, &r).sqrt() <= 1e-6 * b_norm {
-            break;
-        }
-        product(&p, &mut ap);
-        let pap = dot(&p, &ap);
-        if pap <= 0.0 {
-            break;
-        }
-        let alpha = rz / pap;
-        for i in 0..n {
-            s[i] += alpha * p[i];
-            r[i] -= alpha * ap[i];
-        }
-        for i in 0..n {
-            z[i] = r[i] / diag[i];
-        }
-        let rz_next = dot(&r, &z);
-        let beta = rz_next / rz;
-        rz = rz_next;
-        for i in 0..n {
-            p[i] = z[i] + beta * p[i];
-        }
-    }
-    s
+    let b: Vec<f64> = grad.iter().map(|g| -g).collect();
+    // The cap bounds a Newton step's cost; a truncated solve still descends.
+    conjugate_gradients(product, &diag, b, 1e-6, (n + 50).min(500)).0
 }
 
 #[cfg(test)]

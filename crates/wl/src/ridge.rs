@@ -36,6 +36,56 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// Solves A x = b from x = 0 by conjugate gradients with a Jacobi
+/// preconditioner (`diag`: A's diagonal, positive), A given by `product`
+/// (y = A v). Stops when the residual falls to `tol` times |b|, after
+/// `max_iterations`, or at a direction without positive curvature (a
+/// truncated solve is still a descent direction). Returns x, the
+/// iterations run and the relative residual reached. Ridge regression and
+/// the ranker's Newton steps (`crate::rank`) both solve with it.
+pub(crate) fn conjugate_gradients(
+    mut product: impl FnMut(&[f64], &mut [f64]),
+    diag: &[f64],
+    b: Vec<f64>,
+    tol: f64,
+    max_iterations: usize,
+) -> (Vec<f64>, usize, f64) {
+    let n = b.len();
+    let b_norm = dot(&b, &b).sqrt().max(f64::MIN_POSITIVE);
+    let mut x = vec![0.0; n];
+    let mut r = b;
+    let mut z: Vec<f64> = r.iter().zip(diag).map(|(r, d)| r / d).collect();
+    let mut p = z.clone();
+    let mut ap = vec![0.0; n];
+    let mut rz = dot(&r, &z);
+    let mut it = 0;
+    let mut residual = dot(&r, &r).sqrt() / b_norm;
+    while residual > tol && it < max_iterations {
+        product(&p, &mut ap);
+        let pap = dot(&p, &ap);
+        if pap <= 0.0 {
+            break;
+        }
+        let alpha = rz / pap;
+        for i in 0..n {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+        }
+        for i in 0..n {
+            z[i] = r[i] / diag[i];
+        }
+        let rz_next = dot(&r, &z);
+        let beta = rz_next / rz;
+        rz = rz_next;
+        for i in 0..n {
+            p[i] = z[i] + beta * p[i];
+        }
+        it += 1;
+        residual = dot(&r, &r).sqrt() / b_norm;
+    }
+    (x, it, residual)
+}
+
 /// Fits `rows` (features below `dim`) to `targets`. An error for no rows,
 /// mismatched lengths, a feature out of range or a non-positive lambda.
 pub fn fit(rows: &[Row], targets: &[f64], dim: usize, lambda: f64) -> Result<Fit, String> {
@@ -64,41 +114,10 @@ pub fn fit(rows: &[Row], targets: &[f64], dim: usize, lambda: f64) -> Result<Fit
         b[dim] += y;
         diag[dim] += 1.0;
     }
-    let mut w = vec![0.0; n];
-    let mut r = b.clone();
-    let mut z: Vec<f64> = r.iter().zip(&diag).map(|(r, d)| r / d).collect();
-    let mut p = z.clone();
-    let mut ap = vec![0.0; n];
-    let mut rz = dot(&r, &z);
-    let b_norm = dot(&b, &b).sqrt().max(f64::MIN_POSITIVE);
-    let max_iterations = 10 * n + 100;
-    let mut it = 0;
-    let mut residual = dot(&r, &r).sqrt() / b_norm;
-    while residual > 1e-10 && it < max_iterations {
-        normal_product(rows, dim, lambda, &p, &mut ap);
-        let pap = dot(&p, &ap);
-        if pap <= 0.0 {
-            break;
-        }
-        let alpha = rz / pap;
-        for i in 0..n {
-            w[i] += alpha * p[i];
-            r[i] -= alpha * ap[i];
-        }
-        for i in 0..n {
-            z[i] = r[i] / diag[i];
-        }
-        let rz_next = dot(&r, &z);
-        let beta = rz_next / rz;
-        rz = rz_next;
-        for i in 0..n {
-            p[i] = z[i] + beta * p[i];
-        }
-        it += 1;
-        residual = dot(&r, &r).sqrt() / b_norm;
-    }
+    let (mut w, iterations, residual) =
+        conjugate_gradients(|v, y| normal_product(rows, dim, lambda, v, y), &diag, b, 1e-10, 10 * n + 100);
     let bias = w.pop().unwrap_or(0.0);
-    Ok(Fit { weights: w, bias, iterations: it, residual })
+    Ok(Fit { weights: w, bias, iterations, residual })
 }
 
 #[cfg(test)]
