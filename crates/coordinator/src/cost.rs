@@ -21,6 +21,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use jobs::class::JobClass;
+use jobs::grid::Model;
 use jobs::{Job, JobKind, Resource};
 use schema::metrics::Measured;
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,37 @@ struct Defaults {
     /// The other seeds' experiment kinds: seconds per unit by kind name,
     /// then `domain/group`, group, domain or `*` (the first that is there).
     per_unit: BTreeMap<String, BTreeMap<String, f64>>,
+}
+
+impl Defaults {
+    /// Every registered model (`jobs::model`) has figures of its own under
+    /// its cost group: seconds per training step on each resource class
+    /// (`[train.cpu]`, `[train.gpu]`), per evaluation in a CPU search
+    /// (`[plan.NAME]`), and, if it plans on a GPU, per evaluation there
+    /// (`[plan_gpu.NAME]`). The catch-alls (`*`) are for classical
+    /// heuristics and domains, never for a model.
+    fn check_models(&self) -> Result<(), String> {
+        let mut missing = vec![];
+        for &m in Model::ALL {
+            let key = m.cost_group();
+            for resource in Resource::ALL {
+                if !self.train.get(resource.as_str()).is_some_and(|t| t.contains_key(key)) {
+                    missing.push(format!("[train.{}] {key}", resource.as_str()));
+                }
+            }
+            if !self.plan.contains_key(key) {
+                missing.push(format!("[plan.{key}]"));
+            }
+            if m.plans_on() == Resource::Gpu && !self.plan_gpu.contains_key(key) {
+                missing.push(format!("[plan_gpu.{key}]"));
+            }
+        }
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("registered models lack cost defaults: {}", missing.join(", ")))
+        }
+    }
 }
 
 /// Where a figure came from.
@@ -80,8 +112,16 @@ struct BenchLine {
 
 impl CostModel {
     /// The reference machine's figures only.
+    ///
+    /// The figures are compiled in; a registered model without its own
+    /// figures would be priced from another model's or a catch-all's, so it
+    /// is refused here, naming what is missing (and by the test
+    /// `every_registered_model_has_cost_defaults` before it ships).
     pub fn defaults() -> CostModel {
-        let defaults = toml::from_str(DEFAULTS).expect("cost_defaults.toml is valid (tested)");
+        let defaults: Defaults = toml::from_str(DEFAULTS).expect("cost_defaults.toml is valid (tested)");
+        if let Err(e) = defaults.check_models() {
+            panic!("cost_defaults.toml: {e} (every_registered_model_has_cost_defaults fails too)");
+        }
         CostModel { defaults, bench: HashMap::new(), measured: HashMap::new() }
     }
 
@@ -278,6 +318,28 @@ mod tests {
 
     fn grid(text: &str) -> Vec<Job> {
         jobs::expand::expand(&Grid::parse(text, "g.toml").unwrap()).jobs
+    }
+
+    /// Every model in the registry is priced from figures of its own in
+    /// `cost_defaults.toml`, never from a catch-all: adding a model without
+    /// them fails here (and `CostModel::defaults` refuses to load).
+    #[test]
+    fn every_registered_model_has_cost_defaults() {
+        let d: Defaults = toml::from_str(DEFAULTS).unwrap();
+        d.check_models().unwrap();
+        for &m in Model::ALL {
+            let mut train = d.train.clone();
+            train.get_mut("gpu").unwrap().remove(m.cost_group());
+            let e = Defaults { train, ..d.clone() }.check_models().unwrap_err();
+            assert!(e.contains(&format!("[train.gpu] {}", m.cost_group())), "{e}");
+            let mut plan = d.plan.clone();
+            plan.remove(m.cost_group());
+            let e = Defaults { plan, ..d.clone() }.check_models().unwrap_err();
+            assert!(e.contains(&format!("[plan.{}]", m.cost_group())), "{e}");
+        }
+        let e = Defaults { plan_gpu: BTreeMap::new(), ..d.clone() }.check_models().unwrap_err();
+        assert!(e.contains("[plan_gpu.nlm]") && !e.contains("[plan_gpu.linear]"), "{e}");
+        CostModel::defaults();
     }
 
     const SMALL: &str = r#"

@@ -37,7 +37,7 @@ impl JobClass {
             }
             JobSpec::Label { domain, split, .. } => (domain.clone(), split.as_str().to_string(), 1.0, None),
             JobSpec::Train { domain, model, steps, .. } => {
-                (domain.clone(), model.as_str().to_string(), *steps as f64, None)
+                (domain.clone(), model.cost_group().to_string(), *steps as f64, None)
             }
             JobSpec::Evaluate { domain, .. } => {
                 let model = job.inputs.first().and_then(|k| models.get(k)).cloned().unwrap_or_default();
@@ -88,7 +88,7 @@ impl JobClass {
         let models: HashMap<JobKey, String> = jobs
             .iter()
             .filter_map(|j| match &j.spec {
-                JobSpec::Train { model, .. } => Some((j.key.clone(), model.as_str().to_string())),
+                JobSpec::Train { model, .. } => Some((j.key.clone(), model.cost_group().to_string())),
                 _ => None,
             })
             .collect();

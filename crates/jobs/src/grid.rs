@@ -26,35 +26,9 @@ pub struct GridError {
     pub message: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Model {
-    Linear,
-    Nlm,
-    Hgn,
-}
-
-impl Model {
-    /// The name grids, job specs and the `model` column use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Model::Linear => "linear",
-            Model::Nlm => "nlm",
-            Model::Hgn => "hgn",
-        }
-    }
-
-    /// Where its learned heuristic is evaluated best inside a search. The
-    /// relational networks (NLM, HGN) cost a tensor program per evaluation
-    /// that a GPU runs for hundreds of searches at once (`learner::many`);
-    /// the linear model's cost is its hFF features, which a GPU cannot help.
-    pub fn plans_on(self) -> crate::Resource {
-        match self {
-            Model::Linear => crate::Resource::Cpu,
-            Model::Nlm | Model::Hgn => crate::Resource::Gpu,
-        }
-    }
-}
+/// A learned model: the registry's (`crate::model`), re-exported here,
+/// where grids name it.
+pub use crate::model::{Model, ModelInfo};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

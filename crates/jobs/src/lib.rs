@@ -12,6 +12,7 @@ pub mod graphlearn;
 pub mod grid;
 pub mod key;
 pub mod likely;
+pub mod model;
 pub mod spec;
 pub mod split;
 

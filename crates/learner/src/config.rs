@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::distribution::Family;
 pub use planner::heuristics::{LowerBound, ResidualBase};
 
-pub use crate::shape::ModelKind;
+pub use crate::models::ModelKind;
 
 /// Whether sigma is predicted or fixed ([`crate::distribution::FIXED_SIGMA`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

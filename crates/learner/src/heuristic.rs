@@ -22,8 +22,9 @@ use std::sync::Arc;
 
 use tch::{Device, Kind};
 
-use crate::config::{Family, LowerBound, ModelConfig, ModelKind};
+use crate::config::{Family, LowerBound, ModelConfig};
 use crate::encode::{Encoder, InstanceInput, StateInput};
+use crate::models::Reads;
 use crate::predictor::{Predictor, Side};
 use crate::prepare::parse_domain;
 use crate::LearnError;
@@ -138,7 +139,7 @@ impl LearnedHeuristic {
         }
         let lower = config.lower.map(|h| h.build(&task));
         let residual = config.residual.map(|h| h.build(&task));
-        let features = (config.model == ModelKind::Linear).then(|| Features::new(&task, Definitions::Hfarm));
+        let features = (config.model.info().reads == Reads::Features).then(|| Features::new(&task, Definitions::Hfarm));
         let inputs = (config.lower.map(|h| h.name()), config.residual.map(|h| h.name()));
         let instance = Arc::new(Encoder { shape: &config.shape, domain: &domain }.prepare(task, &problem)?);
         if let Eval::Shared(c) = &eval {

@@ -8,8 +8,8 @@ use tch::{Device, Tensor};
 
 use crate::config::{Family, LowerBound, ModelConfig, ModelKind, ResidualBase, SigmaMode};
 use crate::data::LabelledInstance;
-use crate::encode::{self, AtomIndex, Batch, Encoder, InstanceInput, StateInput, Vocabulary};
-use crate::models::{HgnBlocks, Shape, NLM_HIDDEN};
+use crate::encode::{self, AtomIndex, Batch, Encoder, InstanceInput, StateInput};
+
 use crate::predictor::Side;
 use crate::LearnError;
 
@@ -27,21 +27,10 @@ pub fn parse_domain(domain_pddl: &str) -> Result<Domain, LearnError> {
     planner::pddl::parse_domain(domain_pddl, "domain.pddl").map_err(|e| LearnError::Input(e.to_string()))
 }
 
-/// The model's configuration for a domain, as the authors' code builds it:
-/// NLM depth 5 with [`NLM_HIDDEN`] per arity; STRIPS-HGN with hidden size 32
-/// and 4 recursion steps (`train_all.sh:88`), its hyperedge slots sized from
-/// the training instances (at least `model_wrapper.py:222-223`'s 3 add
-/// effects and 7 preconditions, which the code always used).
+/// The model's configuration for a domain, as the authors' code builds it
+/// (its shape from the model's descriptor, `models::ModelInfo::shape`).
 pub fn model_config(axes: Axes, domain: &Domain, tasks: &[&planner::Task]) -> Result<ModelConfig, LearnError> {
-    let shape = match axes.model {
-        ModelKind::Linear => Shape::Linear { features: encode::NUM_FEATURES },
-        ModelKind::Nlm => Shape::Nlm { vocabulary: Vocabulary::of(domain)?, depth: 5, hidden: NLM_HIDDEN },
-        ModelKind::Hgn => {
-            let (p, a) =
-                tasks.iter().map(|t| encode::operator_sizes(t)).fold((7, 3), |x, y| (x.0.max(y.0), x.1.max(y.1)));
-            Shape::Hgn { hidden: 32, steps: 4, max_preconditions: p, max_add_effects: a, blocks: HgnBlocks::StripsHgn }
-        }
-    };
+    let shape = (axes.model.info().shape)(domain, tasks)?;
     Ok(ModelConfig {
         model: axes.model,
         family: axes.family,

@@ -1,48 +1,12 @@
-//! What a network is and what it is built for: the model kinds, a network's
-//! shape for one domain, and the domain vocabulary the NLM reads. Apart from
-//! the networks themselves (`models`), so that the configuration (`config`)
-//! and the encoders (`encode`) can name shapes without naming the networks.
+//! What a network is built for: a network's shape for one domain, and the
+//! domain vocabulary the NLM reads. Apart from the networks themselves
+//! (`models`, which also registers the model kinds), so that the encoders
+//! (`encode`) can name shapes without naming the networks.
 
 use planner::pddl::Domain;
 use serde::{Deserialize, Serialize};
 
 use crate::LearnError;
-
-/// The function approximator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ModelKind {
-    /// Linear regression on Gomoluch et al.'s relaxed-plan features.
-    Linear,
-    /// Neural Logic Machine over the relational state and goal.
-    Nlm,
-    /// STRIPS-HGN over the grounded task's hypergraph.
-    Hgn,
-}
-
-impl ModelKind {
-    /// The learning rate the authors' code trained this model with
-    /// (IBM/pddlsl `experiments/train_all.sh:11, 79, 151`; the paper agrees).
-    pub fn paper_learning_rate(self) -> f64 {
-        match self {
-            ModelKind::Hgn => 1e-3,
-            ModelKind::Linear | ModelKind::Nlm => 1e-2,
-        }
-    }
-
-    /// AdamW's weight decay as the authors' code trained this model, which
-    /// is what the published tables show: 0.01 for the NLM (`train_all.sh:13`
-    /// runs 0.0 and 0.01; Table 1 is 0.01), and `train.py:74`'s default 0.0
-    /// for HGN and linear, which are never given `--decay` (the sheets'
-    /// `decay` column). The paper's text says 1e-2 for every model (l. 131),
-    /// but also no decay for the linear model (l. 331).
-    pub fn paper_weight_decay(self) -> f64 {
-        match self {
-            ModelKind::Nlm => 1e-2,
-            ModelKind::Hgn | ModelKind::Linear => 0.0,
-        }
-    }
-}
 
 /// A network's architecture for one domain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,16 +60,6 @@ pub enum HgnBlocks {
 impl HgnBlocks {
     pub fn is_relu(&self) -> bool {
         *self == HgnBlocks::Relu
-    }
-}
-
-impl Shape {
-    pub fn kind(&self) -> ModelKind {
-        match self {
-            Shape::Linear { .. } => ModelKind::Linear,
-            Shape::Nlm { .. } => ModelKind::Nlm,
-            Shape::Hgn { .. } => ModelKind::Hgn,
-        }
     }
 }
 

@@ -12,14 +12,29 @@ use schema::PgPool;
 
 use crate::job::{failed, JobError};
 
+/// The learner's model of the farm's: the one registered under the same
+/// name (`jobs::model` and `learner::models` each hold a half of a model's
+/// description; `every_farm_model_is_a_learner_model` checks they agree).
+pub fn model_kind(model: Model) -> Result<ModelKind, JobError> {
+    ModelKind::by_name(model.as_str()).ok_or_else(|| {
+        failed(format!(
+            "model {}: not registered in the learner (registered: {:?})",
+            model.as_str(),
+            ModelKind::names()
+        ))
+    })
+}
+
 /// The learner's axes for a train job's parameters.
-pub fn axes(model: Model, distribution: Distribution, sigma: Sigma, bound: Option<Bound>, residual: Residual) -> Axes {
-    Axes {
-        model: match model {
-            Model::Linear => ModelKind::Linear,
-            Model::Nlm => ModelKind::Nlm,
-            Model::Hgn => ModelKind::Hgn,
-        },
+pub fn axes(
+    model: Model,
+    distribution: Distribution,
+    sigma: Sigma,
+    bound: Option<Bound>,
+    residual: Residual,
+) -> Result<Axes, JobError> {
+    Ok(Axes {
+        model: model_kind(model)?,
         family: match distribution {
             Distribution::Gaussian => Family::Gaussian,
             Distribution::Truncated => Family::Truncated,
@@ -32,7 +47,7 @@ pub fn axes(model: Model, distribution: Distribution, sigma: Sigma, bound: Optio
         // heuristics, checked when the job spec was read.
         lower: bound,
         residual: residual.0,
-    }
+    })
 }
 
 /// The labelled instances of `label_jobs` as datasets, by split name.
@@ -62,4 +77,22 @@ pub async fn checkpoint(pool: &PgPool, job: &str, tag: Tag) -> Result<(ModelConf
     let c = schema::training::checkpoint(pool, job, tag).await?.ok_or_else(|| failed(format!("{job} has no model")))?;
     let config = serde_json::from_value(c.config).map_err(|e| failed(format!("model config of {job}: {e}")))?;
     Ok((config, c.weights))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The farm's registry (`jobs::model`) and the learner's
+    /// (`learner::models`) name the same models, and agree on which stack.
+    #[test]
+    fn every_farm_model_is_a_learner_model() {
+        for &m in Model::ALL {
+            let kind = model_kind(m).unwrap();
+            assert_eq!(m.info().stacks, kind.info().stacks, "{}: stacks", m.as_str());
+        }
+        for &k in ModelKind::ALL {
+            assert!(Model::by_name(k.name()).is_some(), "learner model {} has no jobs::model descriptor", k.name());
+        }
+    }
 }

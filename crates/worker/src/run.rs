@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use jobs::grid::Model;
 use jobs::spec::Lane;
 use jobs::Resource;
 use outage::Outage;
@@ -76,20 +77,35 @@ impl WorkerConfig {
     }
 }
 
-/// Group sizes of the models that stack (the HGN trains alone): they
-/// differ because the models do. On a CPU the NLM is compute-bound, and a
-/// stacked group is no faster than its runs in turn, while the linear model
-/// is bound by per-operation overhead, which a group shares.
+/// Group sizes of trainings, per model. A model whose batches cannot stack
+/// runs (`jobs::model::ModelInfo::stacks`: the HGN) always trains alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TrainGroups {
-    pub nlm: usize,
-    pub linear: usize,
+pub enum TrainGroups {
+    /// The same size for every model that stacks.
+    All(usize),
+    /// Each model's CPU default (`ModelInfo::cpu_train_group`): they differ
+    /// because the models do. On a CPU the NLM is compute-bound, and a
+    /// stacked group is no faster than its runs in turn, while the linear
+    /// model is bound by per-operation overhead, which a group shares.
+    CpuDefaults,
 }
 
 impl TrainGroups {
     /// The same size for every model.
     pub fn all(size: usize) -> TrainGroups {
-        TrainGroups { nlm: size, linear: size }
+        TrainGroups::All(size)
+    }
+
+    /// Most trainings of `model` one group takes (1: alone).
+    pub fn size(self, model: Model) -> usize {
+        let info = model.info();
+        if !info.stacks {
+            return 1;
+        }
+        match self {
+            TrainGroups::All(n) => n.max(1),
+            TrainGroups::CpuDefaults => info.cpu_train_group,
+        }
     }
 }
 
@@ -365,8 +381,10 @@ impl Slot {
         let cfg = &self.shared.cfg;
         let field = |name: &str| claimed.spec.get(name).and_then(|v| v.as_str());
         let (together, size) = match field("kind") {
-            Some("train") if field("model") == Some("nlm") => (Together::Training, cfg.train_group.nlm),
-            Some("train") if field("model") == Some("linear") => (Together::Training, cfg.train_group.linear),
+            // A model the registry does not know fails when its job runs, alone.
+            Some("train") => {
+                (Together::Training, field("model").and_then(Model::by_name).map_or(1, |m| cfg.train_group.size(m)))
+            }
             Some("plan") if claimed.spec.pointer("/heuristic/source").and_then(|v| v.as_str()) == Some("learned") => {
                 (Together::Planning, cfg.plan_group)
             }

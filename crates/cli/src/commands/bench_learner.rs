@@ -35,6 +35,14 @@ pub fn nlm(objects: i64, batch: i64, steps: u64, device_name: &str, json: bool) 
     Ok(ExitCode::SUCCESS)
 }
 
+/// The registered model of that name (`learner::models`).
+fn model_kind(name: &str) -> Result<ModelKind> {
+    match ModelKind::by_name(name) {
+        Some(m) => Ok(m),
+        None => bail!("--model {name}: expected one of {}", ModelKind::names().join(", ")),
+    }
+}
+
 /// `searches` learned GBFS runs with shared forward passes and one after another.
 pub fn plan_many(
     model: &str,
@@ -44,12 +52,7 @@ pub fn plan_many(
     device_name: &str,
     json: bool,
 ) -> Result<ExitCode> {
-    let model = match model {
-        "nlm" => ModelKind::Nlm,
-        "linear" => ModelKind::Linear,
-        "hgn" => ModelKind::Hgn,
-        other => bail!("--model {other}: expected nlm, hgn or linear"),
-    };
+    let model = model_kind(model)?;
     if searches == 0 || balls == 0 {
         bail!("--searches and --balls must be at least 1");
     }
@@ -66,12 +69,14 @@ pub fn plan_many(
 
 /// `runs` trainings as one stacked group and one after another, in one call.
 pub fn train_group(model: &str, runs: usize, steps: u64, device_name: &str, json: bool) -> Result<ExitCode> {
-    let model = match model {
-        "nlm" => ModelKind::Nlm,
-        "linear" => ModelKind::Linear,
-        "hgn" => bail!("--model hgn: the HGN trains one run at a time (its batches have no run dimension)"),
-        other => bail!("--model {other}: expected nlm or linear"),
-    };
+    let model = model_kind(model)?;
+    if !model.info().stacks {
+        let name = model.name();
+        bail!(
+            "--model {name}: the {} trains one run at a time (its batches have no run dimension)",
+            name.to_uppercase()
+        );
+    }
     if runs == 0 {
         bail!("--runs must be at least 1");
     }

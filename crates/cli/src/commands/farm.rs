@@ -186,7 +186,7 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
     let train_group = match a.train_group {
         Some(n) => worker::TrainGroups::all(n.max(1)),
         None if cuda => worker::TrainGroups::all(8),
-        None => worker::TrainGroups { nlm: 1, linear: 4 },
+        None => worker::TrainGroups::CpuDefaults,
     };
     let plan_group = a.plan_group.unwrap_or(if cuda { 256 } else { 1 });
     runtime()?.block_on(async {

@@ -24,8 +24,28 @@
 use tch::{nn, Tensor};
 
 use super::stacked::StackedLinear;
+use super::{HgnBlocks, ModelInfo, Reads, Shape};
 
 use crate::encode::{hypergraph, HypergraphBatch};
+
+/// STRIPS-HGN with hidden size 32 and 4 recursion steps (`train_all.sh:88`),
+/// its hyperedge slots sized from the training tasks (at least
+/// `model_wrapper.py:222-223`'s 3 add effects and 7 preconditions, which the
+/// code always used). A hypergraph batch is a disjoint union with no run
+/// dimension, so it trains one run at a time. Learning rate 1e-3
+/// (`train_all.sh:79`) and `train.py:74`'s default weight decay 0.0.
+pub(super) static INFO: ModelInfo = ModelInfo {
+    name: "hgn",
+    reads: Reads::Hypergraph,
+    stacks: false,
+    learning_rate: 1e-3,
+    weight_decay: 0.0,
+    shape: |_, tasks| {
+        let (p, a) =
+            tasks.iter().map(|t| hypergraph::operator_sizes(t)).fold((7, 3), |x, y| (x.0.max(y.0), x.1.max(y.1)));
+        Ok(Shape::Hgn { hidden: 32, steps: 4, max_preconditions: p, max_add_effects: a, blocks: HgnBlocks::StripsHgn })
+    },
+};
 
 /// `make_mlp_model` (`models.py:27-37`).
 struct Mlp2 {

@@ -48,7 +48,7 @@ pub async fn execute(
             plan::run(&ctx, domain, heuristic, limits, planning).await
         }
         JobSpec::Train { domain, model, distribution, sigma, bound, residual, seed, steps, train_instances } => {
-            let axes = crate::learned::axes(model, distribution, sigma, bound, residual);
+            let axes = crate::learned::axes(model, distribution, sigma, bound, residual)?;
             train::run(&ctx, domain, axes, seed, steps, train_instances).await
         }
         JobSpec::Evaluate { domain, bound } => evaluate::run(&ctx, domain, bound).await,

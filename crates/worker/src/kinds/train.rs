@@ -57,7 +57,7 @@ impl Member {
     fn of(job: &Claimed) -> Result<Member, JobError> {
         match serde_json::from_value(job.spec.clone()).map_err(|e| failed(format!("bad job spec: {e}")))? {
             JobSpec::Train { domain, model, distribution, sigma, bound, residual, seed, steps, train_instances } => {
-                let axes = learned::axes(model, distribution, sigma, bound, residual);
+                let axes = learned::axes(model, distribution, sigma, bound, residual)?;
                 Ok(Member { job: job.clone(), domain, axes, seed, steps, train_instances })
             }
             _ => Err(failed("not a train job")),
