@@ -17,6 +17,7 @@
 
 use super::queue::MonotoneQueue;
 use super::relaxed::RelaxedTask;
+use super::support_edges::SupportEdges;
 use super::unchecked::{at, at_mut};
 use super::{per_state_heuristic, HeuristicInfo, DEAD_END};
 use crate::task::Task;
@@ -32,12 +33,12 @@ pub static LMCUT: HeuristicInfo = HeuristicInfo {
 const UNREACHED: u32 = u32::MAX;
 const NONE: u32 = u32::MAX;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Zone {
-    Unmarked,
-    BeforeGoal,
-    Goal,
-}
+/// Goal-zone marks, bytes rather than an enum so the cut search can mark
+/// without branching: `UNMARKED | 1` is `BEFORE_GOAL`, the others keep theirs.
+type Zone = u8;
+const UNMARKED: Zone = 0;
+const BEFORE_GOAL: Zone = 1;
+const GOAL: Zone = 2;
 
 #[derive(Clone, Copy)]
 struct Op {
@@ -45,9 +46,17 @@ struct Op {
     eff: (u32, u32),
     cost: u32,
     base_cost: u32,
-    unsat: u32,
     supporter: u32,
     supporter_cost: u32,
+    /// The supporter's edge in `LmCut::supports`.
+    supporter_slot: u32,
+}
+
+/// What the cut search reads of an operator, apart from `Op` so that its
+/// walk over many operators touches 12 bytes of each.
+#[derive(Clone, Copy)]
+struct CutOp {
+    eff: (u32, u32),
     /// The round in which this operator was found to achieve a goal-zone
     /// proposition (set while marking the zone, read while finding the cut).
     achieves_zone_round: u32,
@@ -64,17 +73,29 @@ struct Prop {
 
 pub struct LmCut {
     ops: Vec<Op>,
+    cut_ops: Vec<CutOp>,
+    /// Preconditions not yet reached in the first exploration, apart from
+    /// `ops` so its hottest loop touches 4 bytes per operator; reset from
+    /// `num_pre`.
+    unsat: Vec<u32>,
+    num_pre: Vec<u32>,
     props: Vec<Prop>,
     /// Goal-zone marks, apart from `props` so clearing them is a memset.
     zones: Vec<Zone>,
     pre: Vec<u32>,
+    /// The slot in `supports` of each entry of `pre` (operator, precondition).
+    pre_slot: Vec<u32>,
     eff: Vec<u32>,
     pre_of: Vec<u32>,
+    /// The edges (proposition, operator) along which the operator's supporter is the proposition.
+    supports: SupportEdges,
     achievers: Vec<u32>,
     goal_prop: u32,
     relaxed: RelaxedTask,
     queue: MonotoneQueue,
     init_props: Vec<u32>,
+    /// The cut search's stack: one slot per proposition and one spare, so
+    /// a push can be written unconditionally and kept by advancing the top.
     stack: Vec<u32>,
     /// Depth-first marking: (proposition, index of its next achiever).
     zone_stack: Vec<(u32, u32)>,
@@ -101,10 +122,9 @@ impl LmCut {
                 eff: (rt.eff_start[o], rt.eff_start[o + 1]),
                 cost: rt.op_cost[o],
                 base_cost: rt.op_cost[o],
-                unsat: 0,
                 supporter: NONE,
                 supporter_cost: 0,
-                achieves_zone_round: 0,
+                supporter_slot: 0,
             })
             .collect();
         // The artificial goal operator.
@@ -120,21 +140,28 @@ impl LmCut {
             eff: (eff_begin, eff.len() as u32),
             cost: 0,
             base_cost: 0,
-            unsat: 0,
             supporter: NONE,
             supporter_cost: 0,
-            achieves_zone_round: 0,
+            supporter_slot: 0,
         });
 
         let mut pre_of_lists = vec![vec![]; num_props];
         let mut ach_lists = vec![vec![]; num_props];
+        // Where each precondition sits in its proposition's list (a slot, below).
+        let mut pre_slot = vec![0u32; pre.len()];
         for (o, op) in ops.iter().enumerate() {
-            for &p in &pre[range(op.pre)] {
-                pre_of_lists[p as usize].push(o as u32);
+            for k in range(op.pre) {
+                let list = &mut pre_of_lists[pre[k] as usize];
+                pre_slot[k] = list.len() as u32;
+                list.push(o as u32);
             }
             for &p in &eff[range(op.eff)] {
                 ach_lists[p as usize].push(o as u32);
             }
+        }
+        let supports = SupportEdges::new(pre_of_lists.iter().map(Vec::len));
+        for k in 0..pre.len() {
+            pre_slot[k] = supports.slot(pre[k], pre_slot[k]);
         }
         let mut pre_of = vec![];
         let mut achievers = vec![];
@@ -148,18 +175,23 @@ impl LmCut {
             })
             .collect();
         LmCut {
+            unsat: vec![0; ops.len()],
+            num_pre: ops.iter().map(|op| op.pre.1 - op.pre.0).collect(),
+            cut_ops: ops.iter().map(|op| CutOp { eff: op.eff, achieves_zone_round: 0 }).collect(),
+            stack: vec![0; num_props + 1],
             ops,
-            zones: vec![Zone::Unmarked; num_props],
+            zones: vec![UNMARKED; num_props],
             props,
             pre,
+            pre_slot,
             eff,
             pre_of,
+            supports,
             achievers,
             goal_prop,
             relaxed: rt,
             queue: MonotoneQueue::default(),
             init_props: vec![],
-            stack: vec![],
             zone_stack: vec![],
             cut: vec![],
             round: 0,
@@ -180,11 +212,12 @@ impl LmCut {
         for p in &mut self.props {
             p.hmax = UNREACHED;
         }
+        self.unsat.copy_from_slice(&self.num_pre);
         for op in &mut self.ops {
-            op.unsat = op.pre.1 - op.pre.0;
             op.supporter = NONE;
             op.cost = op.base_cost;
         }
+        self.supports.clear();
         self.queue.clear();
         for i in 0..self.init_props.len() {
             let p = self.init_props[i];
@@ -198,12 +231,15 @@ impl LmCut {
             }
             for i in range(prop.pre_of) {
                 let o = *at(&self.pre_of, i) as usize;
-                let op = at_mut(&mut self.ops, o);
-                op.unsat -= 1;
-                if op.unsat == 0 {
+                let unsat = at_mut(&mut self.unsat, o);
+                *unsat -= 1;
+                if *unsat == 0 {
+                    let op = at_mut(&mut self.ops, o);
                     // Popped in cost order: the last precondition is the most expensive.
                     op.supporter = p;
                     op.supporter_cost = c;
+                    op.supporter_slot = self.supports.slot(p, i as u32 - prop.pre_of.0);
+                    self.supports.set(op.supporter_slot);
                     let (target, effs) = (c + op.cost, op.eff);
                     for j in range(effs) {
                         let e = *at(&self.eff, j);
@@ -241,16 +277,23 @@ impl LmCut {
                 // the current supporter stays, then the first in order (as Fast Downward).
                 let mut best = p;
                 let mut best_cost = c;
+                let mut best_slot = op.supporter_slot;
                 for k in range(op.pre) {
                     let q = *at(&self.pre, k);
                     let qc = at(&self.props, q as usize).hmax;
                     if qc > best_cost {
                         best = q;
                         best_cost = qc;
+                        best_slot = *at(&self.pre_slot, k);
                     }
+                }
+                if best_slot != op.supporter_slot {
+                    self.supports.unset(op.supporter_slot);
+                    self.supports.set(best_slot);
                 }
                 let op = at_mut(&mut self.ops, o);
                 op.supporter = best;
+                op.supporter_slot = best_slot;
                 if best_cost != op.supporter_cost {
                     op.supporter_cost = best_cost;
                     let (target, effs) = (best_cost + op.cost, op.eff);
@@ -275,7 +318,7 @@ impl LmCut {
     fn mark_goal_zone(&mut self) {
         self.round = self.round.wrapping_add(1);
         if self.round == 0 {
-            self.ops.iter_mut().for_each(|op| op.achieves_zone_round = 0);
+            self.cut_ops.iter_mut().for_each(|op| op.achieves_zone_round = 0);
             self.round = 1;
         }
         self.zone_stack.clear();
@@ -291,21 +334,20 @@ impl LmCut {
                 top.1 += 1;
             }
             let o = *at(&self.achievers, i as usize);
-            let round = self.round;
-            let op = at_mut(&mut self.ops, o as usize);
-            op.achieves_zone_round = round;
+            at_mut(&mut self.cut_ops, o as usize).achieves_zone_round = self.round;
+            let op = at(&self.ops, o as usize);
             if op.cost != 0 || op.supporter == NONE {
                 continue;
             }
             let s = self.choose_supporter(o);
-            if *at(&self.zones, s as usize) != Zone::Goal {
+            if *at(&self.zones, s as usize) != GOAL {
                 self.enter_goal_zone(s);
             }
         }
     }
 
     fn enter_goal_zone(&mut self, p: u32) {
-        *at_mut(&mut self.zones, p as usize) = Zone::Goal;
+        *at_mut(&mut self.zones, p as usize) = GOAL;
         self.zone_stack.push((p, 0));
     }
 
@@ -313,19 +355,26 @@ impl LmCut {
     fn choose_supporter(&mut self, o: u32) -> u32 {
         let op = *at(&self.ops, o as usize);
         let tied = |q: u32| at(&self.props, q as usize).hmax == op.supporter_cost;
-        let pres = &self.pre[range(op.pre)];
-        let in_zone = pres.iter().copied().find(|&q| tied(q) && *at(&self.zones, q as usize) == Zone::Goal);
+        let pre = |k: usize| *at(&self.pre, k);
+        let in_zone = range(op.pre).find(|&k| tied(pre(k)) && *at(&self.zones, pre(k) as usize) == GOAL);
         let chosen = in_zone.or_else(|| {
-            pres.iter().copied().find(|&q| {
-                tied(q)
-                    && self.achievers[range(at(&self.props, q as usize).achievers)]
+            range(op.pre).find(|&k| {
+                tied(pre(k))
+                    && self.achievers[range(at(&self.props, pre(k) as usize).achievers)]
                         .iter()
                         .all(|&a| at(&self.ops, a as usize).cost > 0)
             })
         });
         match chosen {
-            Some(q) => {
-                at_mut(&mut self.ops, o as usize).supporter = q;
+            Some(k) => {
+                let (q, slot) = (pre(k), *at(&self.pre_slot, k));
+                if slot != op.supporter_slot {
+                    self.supports.unset(op.supporter_slot);
+                    self.supports.set(slot);
+                }
+                let op = at_mut(&mut self.ops, o as usize);
+                op.supporter = q;
+                op.supporter_slot = slot;
                 q
             }
             None => op.supporter,
@@ -335,43 +384,47 @@ impl LmCut {
     /// Forward from the state without entering the goal zone; fills `cut`.
     fn find_cut(&mut self) {
         self.cut.clear();
-        self.stack.clear();
-        for i in 0..self.init_props.len() {
-            let p = self.init_props[i];
-            let zone = &mut self.zones[p as usize];
-            if *zone == Zone::Unmarked {
-                *zone = Zone::BeforeGoal;
+        let LmCut { stack, supports, props, pre_of, cut_ops, eff, zones, cut, round, init_props, .. } = self;
+        // Every proposition is pushed at most once (it is marked when pushed,
+        // the initial ones first), so `top` stays within `stack`.
+        let mut top = 0;
+        for &p in init_props.iter() {
+            let zone = at_mut(zones, p as usize);
+            if *zone == UNMARKED {
+                *zone = BEFORE_GOAL;
             }
-            self.stack.push(p);
+            *at_mut(stack, top) = p;
+            top += 1;
         }
-        while let Some(p) = self.stack.pop() {
-            for i in range(at(&self.props, p as usize).pre_of) {
-                let o = *at(&self.pre_of, i);
-                let op = at(&self.ops, o as usize);
-                if op.supporter != p {
-                    continue;
+        while top > 0 {
+            top -= 1;
+            let p = *at(stack, top);
+            // The operators p supports, in the order of p's "precondition of" list.
+            let first = at(props, p as usize).pre_of.0 as usize;
+            supports.for_each(p, |i| {
+                let o = *at(pre_of, first + i as usize);
+                let op = at(cut_ops, o as usize);
+                if op.achieves_zone_round == *round {
+                    cut.push(o);
+                    return;
                 }
-                let effs = op.eff;
-                if op.achieves_zone_round == self.round {
-                    self.cut.push(o);
-                    continue;
-                }
-                for j in range(effs) {
-                    let e = *at(&self.eff, j);
-                    let zone = at_mut(&mut self.zones, e as usize);
-                    if *zone == Zone::Unmarked {
-                        *zone = Zone::BeforeGoal;
-                        self.stack.push(e);
+                for j in range(op.eff) {
+                    let e = *at(eff, j);
+                    let zone = at_mut(zones, e as usize);
+                    if *zone == UNMARKED {
+                        *zone = BEFORE_GOAL;
+                        *at_mut(stack, top) = e;
+                        top += 1;
                     }
                 }
-            }
+            });
         }
     }
 
     /// Unmarks every proposition. The forward exploration marks most of
     /// them, so one pass over the table is cheaper than remembering which.
     fn clear_zones(&mut self) {
-        self.zones.fill(Zone::Unmarked);
+        self.zones.fill(UNMARKED);
     }
 
     /// The LM-cut value of `state` (`DEAD_END` if the goal is relaxed-unreachable).

@@ -49,6 +49,7 @@ mod pyperplan_lmcut;
 mod queue;
 mod relaxed;
 mod relaxed_exploration;
+mod support_edges;
 mod unchecked;
 
 pub use blind::{Blind, GoalCount, BLIND, GOALCOUNT};
