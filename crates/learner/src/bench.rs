@@ -147,7 +147,7 @@ pub fn learned_gbfs(
     let secs = r.search_time.as_secs_f64();
     let ff = gbfs(&task, &mut Ff::new(&task), limits);
     Ok(GbfsSpeed {
-        model: format!("{model:?}").to_lowercase(),
+        model: model.name().to_string(),
         problem: format!("{test:?}"),
         solved: r.status == SearchStatus::Solved,
         evaluations: r.evaluations,
@@ -186,7 +186,7 @@ pub fn train_speed(model: ModelKind, train: &[Params], steps: u64, device: Devic
     sync(device);
     let secs = start.elapsed().as_secs_f64();
     Ok(TrainSpeed {
-        model: format!("{model:?}").to_lowercase(),
+        model: model.name().to_string(),
         device: format!("{device:?}"),
         train_samples: t.sizes(0).train_samples,
         steps,
@@ -256,7 +256,7 @@ pub fn train_group_speed(model: ModelKind, runs: usize, steps: u64, device: Devi
     }
     let run_steps = (runs as u64 * steps) as f64;
     Ok(GroupSpeed {
-        model: format!("{model:?}").to_lowercase(),
+        model: model.name().to_string(),
         device: format!("{device:?}"),
         runs,
         steps,
@@ -385,7 +385,7 @@ pub fn plan_many_speed(
     }
     let batched_evals: u64 = many.iter().filter_map(|m| m.as_ref().ok()).map(|m| m.evaluations).sum();
     Ok(ManySpeed {
-        model: format!("{model:?}").to_lowercase(),
+        model: model.name().to_string(),
         device: format!("{device:?}"),
         problem: format!("{test:?}"),
         searches,
