@@ -52,14 +52,100 @@ struct Op {
     supporter_slot: u32,
 }
 
-/// What the cut search reads of an operator, apart from `Op` so that its
-/// walk over many operators touches 12 bytes of each.
-#[derive(Clone, Copy)]
-struct CutOp {
-    eff: (u32, u32),
-    /// The round in which this operator was found to achieve a goal-zone
-    /// proposition (set while marking the zone, read while finding the cut).
-    achieves_zone_round: u32,
+/// What the cut search reads of an operator, in one record of `CutRecords`:
+/// `[round, operator, number of effects, effects...]`, where `round` is the
+/// round in which the operator was found to achieve a goal-zone proposition
+/// (set while marking the zone, read while finding the cut). One record is
+/// one or two cache lines and one chain of loads, where separate tables for
+/// the round, the effect range and the effects would be three.
+struct CutRecords {
+    data: Vec<u32>,
+    /// Each operator's record.
+    of_op: Vec<u32>,
+}
+
+impl CutRecords {
+    fn new(ops: &[Op], eff: &[u32]) -> Self {
+        let (mut data, mut of_op) = (vec![], vec![]);
+        for (o, op) in ops.iter().enumerate() {
+            of_op.push(data.len() as u32);
+            data.extend([0, o as u32, op.eff.1 - op.eff.0]);
+            data.extend_from_slice(&eff[range(op.eff)]);
+        }
+        CutRecords { data, of_op }
+    }
+
+    /// Marks `o` as achieving the goal zone in `round`; false if it already was.
+    #[inline]
+    fn set_round(&mut self, o: u32, round: u32) -> bool {
+        let r = *at(&self.of_op, o as usize);
+        let old = std::mem::replace(at_mut(&mut self.data, r as usize), round);
+        old != round
+    }
+
+    fn clear_rounds(&mut self) {
+        for &r in &self.of_op {
+            self.data[r as usize] = 0;
+        }
+    }
+}
+
+/// The cut search (see `LmCut::find_cut`), on borrowed tables so the
+/// compiler keeps them in registers across the stores to `zones`.
+/// `edge_rec[i]` is the record of operator `pre_of[i]`. It stops once the
+/// cut has `size` operators: no other operator can join it then, and the
+/// search's marks are not read after it.
+#[allow(clippy::too_many_arguments)]
+fn search_cut(
+    init_props: &[u32],
+    supports: &SupportEdges,
+    props: &[Prop],
+    edge_rec: &[u32],
+    rec: &[u32],
+    zones: &mut [Zone],
+    stack: &mut [u32],
+    round: u32,
+    size: usize,
+    cut: &mut Vec<u32>,
+) {
+    // Every proposition is pushed at most once (it is marked when pushed,
+    // the initial ones first), so `top` stays within `stack`.
+    let mut top = 0;
+    for &p in init_props {
+        let zone = at_mut(zones, p as usize);
+        if *zone == UNMARKED {
+            *zone = BEFORE_GOAL;
+        }
+        *at_mut(stack, top) = p;
+        top += 1;
+    }
+    while top > 0 {
+        top -= 1;
+        let p = *at(stack, top);
+        // The operators p supports, in the order of p's "precondition of" list.
+        let first = at(props, p as usize).pre_of.0 as usize;
+        let complete = !supports.for_each_while(p, |i| {
+            let r = *at(edge_rec, first + i as usize) as usize;
+            if *at(rec, r) == round {
+                cut.push(*at(rec, r + 1));
+                return cut.len() < size;
+            }
+            let n = *at(rec, r + 2) as usize;
+            for j in r + 3..r + 3 + n {
+                let e = *at(rec, j);
+                let zone = at_mut(zones, e as usize);
+                if *zone == UNMARKED {
+                    *zone = BEFORE_GOAL;
+                    *at_mut(stack, top) = e;
+                    top += 1;
+                }
+            }
+            true
+        });
+        if complete {
+            return;
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -73,7 +159,9 @@ struct Prop {
 
 pub struct LmCut {
     ops: Vec<Op>,
-    cut_ops: Vec<CutOp>,
+    cut_records: CutRecords,
+    /// The cut record of each entry of `pre_of`'s operator.
+    edge_rec: Vec<u32>,
     /// Preconditions not yet reached in the first exploration, apart from
     /// `ops` so its hottest loop touches 4 bytes per operator; reset from
     /// `num_pre`.
@@ -99,6 +187,11 @@ pub struct LmCut {
     stack: Vec<u32>,
     /// Depth-first marking: (proposition, index of its next achiever).
     zone_stack: Vec<(u32, u32)>,
+    /// Operators with a cost and a supporter that achieve a goal-zone
+    /// proposition, and how many of them have their supporter outside the
+    /// zone: the most the cut can hold, which ends its search early.
+    cut_candidates: Vec<u32>,
+    cut_size: usize,
     cut: Vec<u32>,
     /// Numbers the cut rounds (see `Op::achieves_zone_round`).
     round: u32,
@@ -174,10 +267,12 @@ impl LmCut {
                 Prop { hmax: UNREACHED, pre_of: (a, pre_of.len() as u32), achievers: (b, achievers.len() as u32) }
             })
             .collect();
+        let cut_records = CutRecords::new(&ops, &eff);
         LmCut {
             unsat: vec![0; ops.len()],
             num_pre: ops.iter().map(|op| op.pre.1 - op.pre.0).collect(),
-            cut_ops: ops.iter().map(|op| CutOp { eff: op.eff, achieves_zone_round: 0 }).collect(),
+            edge_rec: pre_of.iter().map(|&o| cut_records.of_op[o as usize]).collect(),
+            cut_records,
             stack: vec![0; num_props + 1],
             ops,
             zones: vec![UNMARKED; num_props],
@@ -193,6 +288,8 @@ impl LmCut {
             queue: MonotoneQueue::default(),
             init_props: vec![],
             zone_stack: vec![],
+            cut_candidates: vec![],
+            cut_size: 0,
             cut: vec![],
             round: 0,
         }
@@ -318,10 +415,11 @@ impl LmCut {
     fn mark_goal_zone(&mut self) {
         self.round = self.round.wrapping_add(1);
         if self.round == 0 {
-            self.cut_ops.iter_mut().for_each(|op| op.achieves_zone_round = 0);
+            self.cut_records.clear_rounds();
             self.round = 1;
         }
         self.zone_stack.clear();
+        self.cut_candidates.clear();
         self.enter_goal_zone(self.goal_prop);
         while let Some(&(p, next)) = self.zone_stack.last() {
             let achievers = at(&self.props, p as usize).achievers;
@@ -334,9 +432,15 @@ impl LmCut {
                 top.1 += 1;
             }
             let o = *at(&self.achievers, i as usize);
-            at_mut(&mut self.cut_ops, o as usize).achieves_zone_round = self.round;
+            let first_time = self.cut_records.set_round(o, self.round);
             let op = at(&self.ops, o as usize);
-            if op.cost != 0 || op.supporter == NONE {
+            if op.supporter == NONE {
+                continue;
+            }
+            if op.cost != 0 {
+                if first_time {
+                    self.cut_candidates.push(o);
+                }
                 continue;
             }
             let s = self.choose_supporter(o);
@@ -344,6 +448,11 @@ impl LmCut {
                 self.enter_goal_zone(s);
             }
         }
+        // The cut's operators are the candidates whose supporter the search
+        // reaches, which it can only if the supporter is outside the zone.
+        let (ops, zones) = (&self.ops, &self.zones);
+        self.cut_size =
+            self.cut_candidates.iter().filter(|&&o| *at(zones, at(ops, o as usize).supporter as usize) != GOAL).count();
     }
 
     fn enter_goal_zone(&mut self, p: u32) {
@@ -384,41 +493,18 @@ impl LmCut {
     /// Forward from the state without entering the goal zone; fills `cut`.
     fn find_cut(&mut self) {
         self.cut.clear();
-        let LmCut { stack, supports, props, pre_of, cut_ops, eff, zones, cut, round, init_props, .. } = self;
-        // Every proposition is pushed at most once (it is marked when pushed,
-        // the initial ones first), so `top` stays within `stack`.
-        let mut top = 0;
-        for &p in init_props.iter() {
-            let zone = at_mut(zones, p as usize);
-            if *zone == UNMARKED {
-                *zone = BEFORE_GOAL;
-            }
-            *at_mut(stack, top) = p;
-            top += 1;
-        }
-        while top > 0 {
-            top -= 1;
-            let p = *at(stack, top);
-            // The operators p supports, in the order of p's "precondition of" list.
-            let first = at(props, p as usize).pre_of.0 as usize;
-            supports.for_each(p, |i| {
-                let o = *at(pre_of, first + i as usize);
-                let op = at(cut_ops, o as usize);
-                if op.achieves_zone_round == *round {
-                    cut.push(o);
-                    return;
-                }
-                for j in range(op.eff) {
-                    let e = *at(eff, j);
-                    let zone = at_mut(zones, e as usize);
-                    if *zone == UNMARKED {
-                        *zone = BEFORE_GOAL;
-                        *at_mut(stack, top) = e;
-                        top += 1;
-                    }
-                }
-            });
-        }
+        search_cut(
+            &self.init_props,
+            &self.supports,
+            &self.props,
+            &self.edge_rec,
+            &self.cut_records.data,
+            &mut self.zones,
+            &mut self.stack,
+            self.round,
+            self.cut_size,
+            &mut self.cut,
+        );
     }
 
     /// Unmarks every proposition. The forward exploration marks most of

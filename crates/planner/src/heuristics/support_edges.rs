@@ -53,16 +53,28 @@ impl SupportEdges {
     }
 
     /// Calls `f(i)` for each set edge `i` of proposition `p`, in increasing order.
-    #[inline]
+    #[cfg(test)]
     pub fn for_each(&self, p: u32, mut f: impl FnMut(u32)) {
+        self.for_each_while(p, |i| {
+            f(i);
+            true
+        });
+    }
+
+    /// As `for_each` while `f` returns true; false if it stopped early.
+    #[inline]
+    pub fn for_each_while(&self, p: u32, mut f: impl FnMut(u32) -> bool) -> bool {
         let (a, b) = (*at(&self.run_start, p as usize), *at(&self.run_start, p as usize + 1));
         for w in a..b {
             let mut word = *at(&self.bits, w as usize);
             while word != 0 {
-                f((w - a) * 64 + word.trailing_zeros());
+                if !f((w - a) * 64 + word.trailing_zeros()) {
+                    return false;
+                }
                 word &= word - 1;
             }
         }
+        true
     }
 }
 
