@@ -83,6 +83,11 @@ impl CutRecords {
         old != round
     }
 
+    #[inline]
+    fn round(&self, o: u32) -> u32 {
+        *at(&self.data, *at(&self.of_op, o as usize) as usize)
+    }
+
     fn clear_rounds(&mut self) {
         for &r in &self.of_op {
             self.data[r as usize] = 0;
@@ -449,10 +454,28 @@ impl LmCut {
             }
         }
         // The cut's operators are the candidates whose supporter the search
-        // reaches, which it can only if the supporter is outside the zone.
-        let (ops, zones) = (&self.ops, &self.zones);
-        self.cut_size =
-            self.cut_candidates.iter().filter(|&&o| *at(zones, at(ops, o as usize).supporter as usize) != GOAL).count();
+        // reaches. It cannot reach one in the zone, nor one (not in the state:
+        // hmax > 0) whose every achiever is unreached, achieves the zone (the
+        // search stops there) or has its supporter in the zone.
+        // (Looking further back than one achiever, recursively, costs more
+        // than the earlier stops save.)
+        let mut size = 0;
+        for &o in &self.cut_candidates {
+            let s = at(&self.ops, o as usize).supporter;
+            if *at(&self.zones, s as usize) == GOAL {
+                continue;
+            }
+            let prop = at(&self.props, s as usize);
+            let blocked = prop.hmax > 0
+                && self.achievers[range(prop.achievers)].iter().all(|&a| {
+                    let supporter = at(&self.ops, a as usize).supporter;
+                    supporter == NONE
+                        || self.cut_records.round(a) == self.round
+                        || *at(&self.zones, supporter as usize) == GOAL
+                });
+            size += !blocked as usize;
+        }
+        self.cut_size = size;
     }
 
     fn enter_goal_zone(&mut self, p: u32) {
