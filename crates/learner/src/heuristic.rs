@@ -27,6 +27,7 @@ use crate::encode::{Encoder, InstanceInput, StateInput};
 use crate::models::Reads;
 use crate::predictor::{Predictor, Side};
 use crate::prepare::parse_domain;
+use crate::shape::Shape;
 use crate::LearnError;
 
 /// Where a heuristic's forward passes run.
@@ -203,14 +204,58 @@ pub(crate) fn estimates(
 ) -> Vec<f64> {
     let device = predictor.device();
     let encoder = Encoder { shape: &predictor.config.shape, domain };
-    let raw: Vec<f64> = tch::no_grad(|| {
-        let b = encoder.batch(pairs, device);
-        let side = Side::new(lows, ress, device);
-        let dist = predictor.distribution(&b, &side).expect("batch built for this model");
-        let est = if clip { dist.clipped().mean() } else { dist.mean() };
-        Vec::<f64>::try_from(est.to_kind(Kind::Double).to(Device::Cpu)).expect("a vector of f64")
-    });
+    let mut raw: Vec<f64> = Vec::with_capacity(pairs.len());
+    for range in passes(&predictor.config.shape, pairs) {
+        tch::no_grad(|| {
+            let b = encoder.batch(&pairs[range.clone()], device);
+            let side = Side::new(&lows[range.clone()], &ress[range.clone()], device);
+            let dist = predictor.distribution(&b, &side).expect("batch built for this model");
+            let est = if clip { dist.clipped().mean() } else { dist.mean() };
+            raw.extend(Vec::<f64>::try_from(est.to_kind(Kind::Double).to(Device::Cpu)).expect("a vector of f64"));
+        });
+    }
     raw.into_iter().map(|v| (v * 65536.0).round() / 65536.0).collect()
+}
+
+/// Cells of an NLM's arity-3 tensors (objects cubed, summed over states) in
+/// one forward pass. Each cell carries a few hundred channels (16 per arity,
+/// expanded, reduced and permuted), so a pass stays within a few GiB per
+/// tensor: 256 gripper-20 searches' successors in one pass asked a GPU for
+/// 56 GiB (the first `scripts/gpu-check` on an H100).
+const NLM_CELLS_PER_PASS: usize = 1 << 21;
+/// States of the other models in one forward pass.
+const STATES_PER_PASS: usize = 4096;
+
+/// The forward passes that evaluate `pairs`: consecutive ranges bounded in
+/// memory. Values do not depend on how states are grouped (they are rounded
+/// past what a batch's composition changes).
+fn passes(shape: &Shape, pairs: &[(&InstanceInput, &StateInput)]) -> Vec<std::ops::Range<usize>> {
+    let weights: Vec<usize> = pairs
+        .iter()
+        .map(|(instance, _)| match (shape, &instance.relational) {
+            (Shape::Nlm { .. }, Some(r)) => r.num_objects.pow(3).max(1),
+            _ => NLM_CELLS_PER_PASS / STATES_PER_PASS,
+        })
+        .collect();
+    ranges_within(&weights, NLM_CELLS_PER_PASS)
+}
+
+/// Splits `weights` into consecutive ranges of total weight at most
+/// `budget`; an item heavier than the budget gets a range of its own.
+fn ranges_within(weights: &[usize], budget: usize) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = vec![];
+    let (mut start, mut load) = (0, 0);
+    for (i, &w) in weights.iter().enumerate() {
+        if i > start && load + w > budget {
+            ranges.push(start..i);
+            (start, load) = (i, 0);
+        }
+        load += w;
+    }
+    if start < weights.len() {
+        ranges.push(start..weights.len());
+    }
+    ranges
 }
 
 impl Heuristic for LearnedHeuristic {
@@ -268,5 +313,26 @@ impl Heuristic for LearnedHeuristic {
             // A NaN would break the open list's order: treat as a dead end.
             out[slot] = if v.is_nan() { DEAD_END } else { v };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranges_within;
+
+    #[test]
+    fn forward_passes_stay_within_their_budget_and_cover_every_state_once() {
+        assert_eq!(ranges_within(&[3, 3, 3, 3], 7), vec![0..2, 2..4]);
+        assert_eq!(ranges_within(&[3, 3, 3, 3], 12), vec![0..4]);
+        // Heavier than the budget alone: a pass of its own, never none.
+        assert_eq!(ranges_within(&[2, 9, 2], 5), vec![0..1, 1..2, 2..3]);
+        assert_eq!(ranges_within(&[], 5), Vec::<std::ops::Range<usize>>::new());
+        // The 256 gripper-20 searches' successors of the first H100 run:
+        // about 3,500 states of 24^3 cells each, in passes of at most 2^21.
+        let weights = vec![24usize.pow(3); 3500];
+        let ranges = ranges_within(&weights, super::NLM_CELLS_PER_PASS);
+        assert_eq!(ranges.first(), Some(&(0..151)));
+        assert_eq!(ranges.last().map(|r| r.end), Some(3500));
+        assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
     }
 }

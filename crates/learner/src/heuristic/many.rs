@@ -105,7 +105,10 @@ pub fn gbfs_many(
                 })
             })
             .collect();
-        let passes = serve(predictor, &domain, rx, &replies, problems.len());
+        // `serve` owns the reply lines: if it panics (a forward pass that
+        // cannot get memory), they close with it and the waiting searches
+        // stop instead of waiting forever for the scope to end.
+        let passes = serve(predictor, &domain, rx, replies, problems.len());
         let outcomes = handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(LearnError::Internal("a search panicked".into()))))
@@ -120,7 +123,7 @@ fn serve(
     predictor: &Predictor,
     domain: &Domain,
     rx: mpsc::Receiver<Msg>,
-    replies: &[mpsc::Sender<Vec<f64>>],
+    replies: Vec<mpsc::Sender<Vec<f64>>>,
     n: usize,
 ) -> u64 {
     let mut instances: HashMap<usize, Arc<InstanceInput>> = HashMap::new();
