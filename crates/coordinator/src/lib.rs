@@ -5,10 +5,12 @@
 //!
 //! Map: [`submit`] (grids in, counts out) · [`scheduler`] · [`api`] (one
 //! axum router per module, merged) · [`state`] · [`report`] (rendering) ·
-//! [`published`] (a paper's tables beside ours: `hfarm report --against`).
+//! [`published`] (a paper's tables beside ours: `hfarm report --against`) ·
+//! [`compare`] (two experiments cell by cell: `--against-experiment`).
 //! Invariant: no SQL (`schema` has it), no learner or libtorch.
 
 pub mod api;
+pub mod compare;
 pub mod cost;
 pub mod published;
 pub mod report;

@@ -6,13 +6,14 @@
 //! `--against marom-rosman`, a `[[likely]]` experiment's suboptimality and
 //! efficiency beside the supplement's Tables 7-12; with `--against trunda`,
 //! a `[[graphlearn]]` experiment's features, fit and coverage beside the
-//! numbers of the thesis's chapter 5.
+//! numbers of the thesis's chapter 5. With `--against-experiment B`, beside
+//! another experiment of the same database, cell by cell (`coordinator::compare`).
 
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use coordinator::published;
 use coordinator::report::{self, Format};
+use coordinator::{compare, published};
 use schema::reports::{Filter, Table};
 
 use super::farm::Database;
@@ -48,6 +49,14 @@ pub struct Args {
     /// outside their mean ± 2 std.
     #[arg(long, value_name = "NAME|PATH")]
     pub against: Option<String>,
+    /// Beside another experiment of this database (id or name), cell by cell
+    /// (--table accuracy, planning or coverage; --format md, csv or json; the same filters):
+    /// A's value (this experiment's), B's, A - B and, where both ran 2 or more seeds, a
+    /// verdict: same within 2 std (pooled, sqrt((std_A^2 + std_B^2) / 2)), A better or B
+    /// better (lower MSE, NLL and evaluations, higher ratio solved, coverage and IPC
+    /// scores); cells of one side only are listed as only in A / only in B.
+    #[arg(long, value_name = "EXPERIMENT", conflicts_with_all = ["against", "published_table"])]
+    pub against_experiment: Option<String>,
     /// With --against: only this published table (e.g. 2, 5, 12; trunda: a section, 5.2), its repeated
     /// configurations included (by default each configuration once); with
     /// pddlsl-runs, their split (test or test2) that our test split stands beside,
@@ -68,6 +77,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let format: Format = a.format.parse().map_err(anyhow::Error::msg)?;
     if format == Format::Svg && table != Table::Curves {
         bail!("--format svg draws --table curves only");
+    }
+    if let Some(b) = &a.against_experiment {
+        compare::check(table, format).map_err(anyhow::Error::msg)?;
+        return against_experiment(&a, b, table, format);
     }
     // Bad --against input is refused before connecting.
     let against = match &a.against {
@@ -107,6 +120,45 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     eprintln!("{}", c.summary());
                 }
             }
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// An experiment by id or name, and how the comparison names it; a clear
+/// error where this database has none (an id is checked too, so that a
+/// mistyped one is not read as an empty experiment).
+async fn experiment(pool: &schema::PgPool, id_or_name: &str) -> Result<(schema::Uuid, String)> {
+    let id = schema::experiments::resolve_experiment(pool, id_or_name).await?;
+    let name = match id {
+        Some(id) => schema::experiments::experiment_name(pool, id).await?.map(|n| (id, n)),
+        None => None,
+    };
+    match name {
+        Some((id, name)) => Ok((id, format!("{name} ({id})"))),
+        None => bail!("no experiment {id_or_name} (neither the id nor the name of an experiment in this database)"),
+    }
+}
+
+/// `--against-experiment B`: this experiment (A) beside B, cell by cell.
+fn against_experiment(a: &Args, b: &str, table: Table, format: Format) -> Result<ExitCode> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    rt.block_on(async {
+        let pool = schema::connect(&a.db.database_url).await?;
+        let (id_a, name_a) = experiment(&pool, &a.experiment).await?;
+        let (id_b, name_b) = experiment(&pool, b).await?;
+        let filter = Filter {
+            domain: a.domain.clone(),
+            model: a.model.clone(),
+            bound: a.bound.clone(),
+            residual: a.residual.clone(),
+        };
+        let ra = schema::reports::table(&pool, id_a, table, &filter).await.context("reading the report views")?;
+        let rb = schema::reports::table(&pool, id_b, table, &filter).await.context("reading the report views")?;
+        let c = compare::compare(&ra, &rb, &name_a, &name_b).map_err(anyhow::Error::msg)?;
+        print!("{}", c.render(format).map_err(anyhow::Error::msg)?);
+        if format != Format::Md {
+            eprintln!("{}", c.summary.line());
         }
         Ok(ExitCode::SUCCESS)
     })
