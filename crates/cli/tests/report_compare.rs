@@ -187,3 +187,58 @@ async fn bad_input_is_a_clear_error() {
     let e = err(&["report", "alpha", "--against-experiment", "beta", "--against", "ijcai24"]);
     assert!(e.contains("cannot be used with"), "{e}");
 }
+
+/// One `[[graphlearn]]` run: `configuration` (learned or a baseline) on
+/// `problem` of blocksworld, in experiment `e`.
+async fn graph_run(pool: &PgPool, e: Uuid, config: &str, seed: Option<i64>, problem: &str, solved: bool) {
+    let key = format!("{e}-{config}-{seed:?}-{problem}");
+    let q =
+        "INSERT INTO jobs (key, kind, resource, spec, domain) VALUES ($1, 'graph_plan', 'cpu', '{}', 'blocksworld')";
+    sqlx::query(q).bind(&key).execute(pool).await.unwrap();
+    let q =
+        "INSERT INTO graph_runs (job, domain, problem, configuration, learned, seed, solved, status, cost, expansions,
+                 evaluations, seconds, run)
+             VALUES ($1, 'blocksworld', $2, $3, $4, $5, $6, 'done', 10, 100, 100, 1.0, '{}')";
+    let q = sqlx::query(q).bind(&key).bind(problem).bind(config).bind(seed.is_some()).bind(seed).bind(solved);
+    q.execute(pool).await.unwrap();
+    in_experiment(pool, e, &key).await;
+}
+
+// Ignored until a schema migration casts `report_coverage.coverage_std` to
+// float8: stddev_samp of a count is numeric, which `schema::reports` cannot
+// read as f64, so any `--table coverage` of a configuration with 2 or more
+// seeds fails to decode today (with one seed it is NULL and reads).
+#[tokio::test]
+#[ignore = "report_coverage.coverage_std is numeric for 2+ seeds: needs a schema migration (float8)"]
+async fn coverage_is_better_higher() {
+    let db = TestDatabase::create().await;
+    let alpha = schema::create_experiment(&db.pool, "alpha", "", "").await.unwrap();
+    let beta = schema::create_experiment(&db.pool, "beta", "", "").await.unwrap();
+    // Of 4 problems, alpha's network solves 4, 4, 3 on seeds 1-3 (3.667 ± 0.577),
+    // beta's 1, 2, 1 (1.333 ± 0.577); hFF (one run, no seeds) 2 in both.
+    for (seed, a, b) in [(1, 4, 1), (2, 4, 2), (3, 3, 1)] {
+        for p in 0..4 {
+            let problem = format!("p{p}");
+            graph_run(&db.pool, alpha, "mlp", Some(seed), &problem, p < a).await;
+            graph_run(&db.pool, beta, "mlp", Some(seed), &problem, p < b).await;
+        }
+    }
+    for p in 0..4 {
+        graph_run(&db.pool, alpha, "ff", None, &format!("p{p}"), p < 2).await;
+        graph_run(&db.pool, beta, "ff", None, &format!("p{p}"), p < 2).await;
+    }
+    let out =
+        hfarm(&["report", "alpha", "--against-experiment", "beta", "--table", "coverage", "--format", "csv"], &db.url);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(csv.starts_with("domain,kind,configuration,metric,better,"), "{csv}");
+    let mlp = line(&csv, "blocksworld,learned,mlp,", "coverage");
+    assert!(close(mlp[5], 11.0 / 3.0) && close(mlp[8], 4.0 / 3.0) && close(mlp[11], 7.0 / 3.0), "{mlp:?}");
+    assert_eq!((mlp[4], mlp[13]), ("higher", "a_better"), "{mlp:?}");
+    let ff = line(&csv, "blocksworld,baseline,ff,", "coverage");
+    assert!(close(ff[5], 2.0) && close(ff[11], 0.0) && ff[13] == "under_2_seeds", "{ff:?}");
+    let swapped =
+        hfarm(&["report", "beta", "--against-experiment", "alpha", "--table", "coverage", "--format", "csv"], &db.url);
+    let swapped = String::from_utf8(swapped.stdout).unwrap();
+    assert_eq!(line(&swapped, "blocksworld,learned,mlp,", "coverage")[13], "b_better", "{swapped}");
+}
