@@ -59,10 +59,17 @@ struct Farm {
     work: tokio::task::JoinHandle<()>,
     /// The farm's Redis keys, deleted once it stopped.
     _keys: TestKeys,
+    /// Held while the farm runs: see [`ONE_FARM`].
+    _one_farm: tokio::sync::MutexGuard<'static, ()>,
 }
+
+/// Farms of this file run one at a time: two at once on a 2-core machine
+/// starve each other's leases and the cancel test's timing.
+static ONE_FARM: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 impl Farm {
     async fn start(db: &TestDatabase, text: &str, path: &str, wcfg: WorkerConfig) -> Farm {
+        let one_farm = ONE_FARM.lock().await;
         let keys = TestKeys::new(&db.name);
         let queue = Queue::connect(&redis_url(), &keys).await.unwrap();
         let model = coordinator::cost::CostModel::defaults();
@@ -72,7 +79,7 @@ impl Farm {
         let sched = tokio::spawn(run_scheduler(db.pool.clone(), queue.clone(), cfg, stop.clone()));
         let work = tokio::spawn(run_worker(db.pool.clone(), queue, wcfg, stop));
         let jobs = report.new.unwrap() as i64;
-        Farm { experiment: report.experiment.unwrap(), jobs, stop_tx, sched, work, _keys: keys }
+        Farm { experiment: report.experiment.unwrap(), jobs, stop_tx, sched, work, _keys: keys, _one_farm: one_farm }
     }
 
     /// Stops the scheduler and the worker and waits for both.

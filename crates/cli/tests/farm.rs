@@ -143,6 +143,11 @@ planning = 0
 /// both are far beyond what a loaded 2-core machine delays a heartbeat by.
 /// What the tests assert holds whatever the leases: at least one retry,
 /// exactly one result per job, and the resumed step.
+/// The kill tests run one at a time: each starts a coordinator and two
+/// workers, and two such farms on a 2-core machine starve each other's
+/// heartbeats and children (the other tests of this file start none).
+static ONE_FARM: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 const VICTIM_LEASE: &str = "20";
 const RESCUER_LEASE: &str = "60";
 
@@ -232,6 +237,7 @@ async fn wait_for_checkpoint(db: &TestDatabase, what: &str, step: i64, secs: u64
 
 #[tokio::test]
 async fn a_worker_killed_mid_job_loses_nothing_and_the_job_completes_once() {
+    let _one_farm = ONE_FARM.lock().await;
     let db = TestDatabase::create().await;
     let prefix = support::servers::TestKeys::new(&db.name);
     let dir = TempDir::new(&format!("hfarm-kill-{}", db.name));
@@ -293,6 +299,7 @@ steps = 320
 
 #[tokio::test]
 async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
+    let _one_farm = ONE_FARM.lock().await;
     let db = TestDatabase::create().await;
     let prefix = support::servers::TestKeys::new(&db.name);
     let (_dir, total) = submit_grid(&db, "train-kill", TRAIN_GRID);
@@ -352,6 +359,7 @@ test = { walks = 1, length = 100 }
 
 #[tokio::test]
 async fn a_puzzle_learner_whose_worker_dies_resumes_at_its_last_iteration_as_if_never_killed() {
+    let _one_farm = ONE_FARM.lock().await;
     let db = TestDatabase::create().await;
     let prefix = support::servers::TestKeys::new(&db.name);
     let (dir, _) = submit_grid(&db, "likely-kill", LIKELY_GRID);
@@ -431,6 +439,7 @@ search = { time_s = 30, max_evaluations = 20000 }
 
 #[tokio::test]
 async fn a_bootstrap_whose_worker_dies_resumes_at_its_last_round() {
+    let _one_farm = ONE_FARM.lock().await;
     let db = TestDatabase::create().await;
     let prefix = support::servers::TestKeys::new(&db.name);
     let (_dir, total) = submit_grid(&db, "bootstrap-kill", BOOTSTRAP_GRID);

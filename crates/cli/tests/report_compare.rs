@@ -204,12 +204,9 @@ async fn graph_run(pool: &PgPool, e: Uuid, config: &str, seed: Option<i64>, prob
     in_experiment(pool, e, &key).await;
 }
 
-// Ignored until a schema migration casts `report_coverage.coverage_std` to
-// float8: stddev_samp of a count is numeric, which `schema::reports` cannot
-// read as f64, so any `--table coverage` of a configuration with 2 or more
-// seeds fails to decode today (with one seed it is NULL and reads).
+// Two seeds per configuration: `report_coverage.coverage_std` is a float8
+// since migration 0027 (stddev_samp of a count was numeric and failed to decode).
 #[tokio::test]
-#[ignore = "report_coverage.coverage_std is numeric for 2+ seeds: needs a schema migration (float8)"]
 async fn coverage_is_better_higher() {
     let db = TestDatabase::create().await;
     let alpha = schema::create_experiment(&db.pool, "alpha", "", "").await.unwrap();
