@@ -97,6 +97,20 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
         tokio::time::sleep(SAMPLE).await;
     }
     println!("quick grid on a CPU-only farm: {total} jobs in {:.0} s", started.elapsed().as_secs_f64());
+    // Where the demo's minutes go (issue 31): job time summed per kind and
+    // model, printed for the CI log; nothing asserted on it.
+    let by_kind: Vec<(String, String, i64, f64, f64)> = sqlx::query_as(
+        "SELECT kind, coalesce(spec->>'model', spec->'heuristic'->>'model', spec->'heuristic'->>'name', ''), count(*),
+                sum(extract(epoch FROM finished_at - started_at))::float8,
+                max(extract(epoch FROM finished_at - started_at))::float8
+         FROM jobs WHERE started_at IS NOT NULL AND finished_at IS NOT NULL GROUP BY 1, 2 ORDER BY 4 DESC",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .unwrap();
+    for (kind, model, n, sum, max) in by_kind {
+        println!("  {kind:<9} {model:<7} {n:>4} jobs {sum:>7.1} s of job time (longest {max:.1} s)");
+    }
     stop_tx.send(true).unwrap();
     let _ = tokio::join!(sched, w1, w2);
     assert!(worst.is_empty(), "slots idle for a second or more while a job they may take was queued: {worst:?}");
