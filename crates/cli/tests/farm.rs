@@ -201,11 +201,35 @@ fn spawn(args: &[&str], db: &str, prefix: &str) -> Proc {
     )
 }
 
-async fn wait_for(what: &str, secs: u64, mut check: impl AsyncFnMut() -> bool) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+/// Waits until `check` holds. Fails when the farm has made no progress (a
+/// job succeeded, a checkpoint advanced) for `stall_secs`, not after a fixed
+/// time: a loaded machine slows a farm down (a soak run beside busy loops
+/// trained the NLM here for over 15 minutes), a broken one stops it. On
+/// failure it says where every unfinished job stands.
+async fn wait_for(db: &TestDatabase, what: &str, stall_secs: u64, mut check: impl AsyncFnMut() -> bool) {
+    let stall = std::time::Duration::from_secs(stall_secs);
+    let mut last = (-1, std::time::Instant::now());
     while !check().await {
-        assert!(std::time::Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let (progress,): (i64,) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM jobs WHERE status = 'succeeded')
+                  + (SELECT coalesce(sum(step), 0) FROM checkpoints)::int8",
+        )
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+        if progress != last.0 {
+            last = (progress, std::time::Instant::now());
+        }
+        if last.1.elapsed() > stall {
+            let jobs: Vec<(String, String, i32, Option<String>)> = sqlx::query_as(
+                "SELECT kind, status::text, attempts, last_error FROM jobs WHERE status <> 'succeeded' ORDER BY kind",
+            )
+            .fetch_all(&db.pool)
+            .await
+            .unwrap();
+            panic!("waiting for {what}: no progress for {stall_secs} s; unfinished jobs: {jobs:?}");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
 }
 
@@ -224,7 +248,7 @@ fn submit_grid(db: &TestDatabase, name: &str, text: &str) -> (TempDir, i64) {
 /// Waits until some job's `last` checkpoint reached `step`.
 async fn wait_for_checkpoint(db: &TestDatabase, what: &str, step: i64, secs: u64) {
     let pool = db.pool.clone();
-    wait_for(what, secs, async || {
+    wait_for(db, what, secs, async || {
         let n: Option<(i64,)> = sqlx::query_as("SELECT step FROM checkpoints WHERE tag = 'last' AND step >= $1")
             .bind(step)
             .fetch_optional(&pool)
@@ -252,7 +276,7 @@ async fn a_worker_killed_mid_job_loses_nothing_and_the_job_completes_once() {
     let (slow_key,): (String,) = sqlx::query_as(slow).fetch_one(&db.pool).await.unwrap();
     let pool = db.pool.clone();
     let key = slow_key.clone();
-    wait_for("the slow job to run", 300, async || {
+    wait_for(&db, "the slow job to run", 300, async || {
         let (st,): (String,) =
             sqlx::query_as("SELECT status::text FROM jobs WHERE key = $1").bind(&key).fetch_one(&pool).await.unwrap();
         st == "running"
@@ -263,7 +287,7 @@ async fn a_worker_killed_mid_job_loses_nothing_and_the_job_completes_once() {
     assert_unfinished(&db, &slow_key, "make it slower").await;
     let _rescuer = spawn(&["worker", "--lease", RESCUER_LEASE], &db.url, &prefix);
     // The killed job's lease runs out (VICTIM_LEASE) before it runs again.
-    wait_for("every job to succeed", 600, async || {
+    wait_for(&db, "every job to succeed", 600, async || {
         let (n,): (i64,) =
             sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
         n == 6
@@ -318,7 +342,7 @@ async fn a_training_job_whose_worker_dies_resumes_from_its_last_checkpoint() {
     assert_unfinished(&db, &train_key, "give it more steps").await;
     assert!(killed_at < 320, "killed at step {killed_at} of 320");
     let _rescuer = spawn(&["worker", "--class", "gpu", "--lease", RESCUER_LEASE], &db.url, &prefix);
-    wait_for("every job to succeed", 900, async || {
+    wait_for(&db, "every job to succeed", 900, async || {
         let (n,): (i64,) =
             sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
         n == total
@@ -375,7 +399,7 @@ async fn a_puzzle_learner_whose_worker_dies_resumes_at_its_last_iteration_as_if_
     assert_unfinished(&db, &learner_key, "give it more iterations").await;
     assert!(killed_at < 80, "killed before the end");
     let _rescuer = spawn(&["worker", "--lease", RESCUER_LEASE], &db.url, &prefix);
-    wait_for("every job to succeed", 600, async || {
+    wait_for(&db, "every job to succeed", 600, async || {
         let (n,): (i64,) =
             sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
         n == 3
@@ -454,7 +478,7 @@ async fn a_bootstrap_whose_worker_dies_resumes_at_its_last_round() {
         sqlx::query_as("SELECT job, step FROM checkpoints WHERE tag = 'last'").fetch_one(&db.pool).await.unwrap();
     assert_unfinished(&db, &bootstrap_key, "make its rounds slower").await;
     let _rescuer = spawn(&["worker", "--lease", RESCUER_LEASE], &db.url, &prefix);
-    wait_for("every job to succeed", 900, async || {
+    wait_for(&db, "every job to succeed", 900, async || {
         let (n,): (i64,) =
             sqlx::query_as("SELECT count(*) FROM jobs WHERE status = 'succeeded'").fetch_one(&pool).await.unwrap();
         n == total
