@@ -131,10 +131,20 @@ struct Fd {
     driver: PathBuf,
 }
 
+/// A path given relative to where the bench started (`FD_PYTHON=.venv-ref/bin/python`)
+/// made absolute: Fast Downward runs in a folder of its own, where it would
+/// name nothing. A bare command name (`python3`) is left for PATH to find.
+fn absolute(path: String) -> String {
+    match std::env::current_dir() {
+        Ok(cwd) if path.contains('/') && !path.starts_with('/') => cwd.join(&path).display().to_string(),
+        _ => path,
+    }
+}
+
 fn find_fd() -> Option<Fd> {
-    let python = std::env::var("FD_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let python = absolute(std::env::var("FD_PYTHON").unwrap_or_else(|_| "python3".to_string()));
     if let Ok(d) = std::env::var("FD_DRIVER") {
-        return Some(Fd { python, driver: d.into() });
+        return Some(Fd { python, driver: absolute(d).into() });
     }
     let probe = "import importlib.util, os; s = importlib.util.find_spec('up_fast_downward'); \
                  print(os.path.join(os.path.dirname(s.origin), 'downward', 'fast-downward.py') if s else '')";
