@@ -98,7 +98,8 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
     }
     println!("quick grid on a CPU-only farm: {total} jobs in {:.0} s", started.elapsed().as_secs_f64());
     // Where the demo's minutes go (issue 31): job time summed per kind and
-    // model, printed for the CI log; nothing asserted on it.
+    // model, shown with `--nocapture` (or when the test fails); nothing
+    // asserted on it.
     let by_kind: Vec<(String, String, i64, f64, f64)> = sqlx::query_as(
         "SELECT kind, coalesce(spec->>'model', spec->'heuristic'->>'model', spec->'heuristic'->>'name', ''), count(*),
                 sum(extract(epoch FROM finished_at - started_at))::float8,
