@@ -56,13 +56,9 @@ pub fn check(table: Table, format: Format) -> Result<(), String> {
     Ok(())
 }
 
-/// One side's value of a cell: the mean over seeds, their std, how many.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Side {
-    pub mean: f64,
-    pub std: Option<f64>,
-    pub seeds: Option<i64>,
-}
+/// One side's value of a cell: the mean over seeds, their std, how many —
+/// what the published comparisons call ours ([`crate::published::Ours`]).
+pub type Side = crate::published::Ours;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
