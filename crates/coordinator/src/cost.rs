@@ -95,7 +95,7 @@ pub struct CostModel {
     defaults: Defaults,
     /// Seconds per unit from benchmarks, by (kind, resource, group, domain or `*`).
     bench: HashMap<(JobKind, Resource, String, String), f64>,
-    measured: HashMap<(String, String, String), Measured>,
+    measured: HashMap<(JobKind, String, String), Measured>,
 }
 
 /// One line of `hfarm bench train-group --json` or `hfarm bench plan-many
@@ -178,7 +178,7 @@ impl CostModel {
     pub fn calibrated(measured: Vec<Measured>) -> CostModel {
         let mut m = CostModel::defaults();
         for r in measured {
-            let key = (r.kind.clone(), r.domain.clone().unwrap_or_default(), r.group.clone().unwrap_or_default());
+            let key = (r.kind, r.domain.clone().unwrap_or_default(), r.group.clone().unwrap_or_default());
             m.measured.insert(key, r);
         }
         m
@@ -226,7 +226,7 @@ impl CostModel {
 
     /// Seconds one job of class `c` takes, and where the figure came from.
     pub fn seconds(&self, c: &JobClass) -> (f64, Source) {
-        let key = (c.kind.as_str().to_string(), c.domain.clone(), c.group.clone());
+        let key = (c.kind, c.domain.clone(), c.group.clone());
         let (rate, units, source) = match (self.measured.get(&key), self.bench_rate(c)) {
             (Some(m), _) => (m.seconds, m.units_per_job.unwrap_or(c.units), Source::Measured),
             (None, Some(rate)) => (rate, c.units, Source::Bench),
@@ -403,8 +403,8 @@ steps = 1000
         let none = HashMap::new();
         let c = JobClass::of(train[0], &none);
         assert_eq!((c.group.as_str(), c.units), ("nlm", 1000.0));
-        let measured = |kind: &str, group: &str, seconds: f64, units: Option<f64>| Measured {
-            kind: kind.into(),
+        let measured = |kind: JobKind, group: &str, seconds: f64, units: Option<f64>| Measured {
+            kind,
             domain: Some("gripper".into()),
             group: Some(group.into()),
             jobs: 3,
@@ -412,9 +412,9 @@ steps = 1000
             units_per_job: units,
         };
         let m = CostModel::calibrated(vec![
-            measured("train", "nlm", 0.5, None),
-            measured("generate", "test", 1_000.0, None),
-            measured("plan", "ff", 0.001, Some(200.0)),
+            measured(JobKind::Train, "nlm", 0.5, None),
+            measured(JobKind::Generate, "test", 1_000.0, None),
+            measured(JobKind::Plan, "ff", 0.001, Some(200.0)),
         ]);
         assert_eq!(m.seconds(&c), (500.0, Source::Measured), "1000 steps at 0.5 s");
         let generate =
@@ -475,7 +475,7 @@ steps = 1000
         assert!((plan.gpu_hours - learned as f64 * 10_000.0 / 20_000.0 / 3600.0).abs() < 1e-12, "{plan:?}");
         // The farm's own measurements still win.
         let measured = Measured {
-            kind: "train".into(),
+            kind: JobKind::Train,
             domain: Some("gripper".into()),
             group: Some("nlm".into()),
             jobs: 1,

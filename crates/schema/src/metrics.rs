@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use jobs::JobKind;
 use sqlx::postgres::PgPool;
 
 use crate::{DbError, JobStatus};
@@ -68,14 +69,16 @@ pub async fn longest_start_gap(pool: &PgPool) -> Result<(Option<f64>, Option<i64
 }
 
 /// What this farm's finished jobs measured, for the cost model
-/// (`coordinator::cost`): one row per group of like jobs.
-#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+/// (`coordinator::cost`): one row per cost class of like jobs.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Measured {
-    /// `generate`, `label`, `evaluate`, `draw` (per job); `train` (per step); `plan` (per evaluation).
-    pub kind: String,
+    /// Its unit as `rate_query` measures it.
+    pub kind: JobKind,
     pub domain: Option<String>,
-    /// generate, label: the split; train, evaluate, learned plan: the model; plan: the heuristic
-    /// (as `jobs::class::JobClass` groups them, or the figure never applies).
+    /// The class's group as its jobs were stored at submission
+    /// (`jobs.cost_group`: generate, label: the split; train, evaluate,
+    /// learned plan: the model; plan: the heuristic; empty where a kind has
+    /// none), so that the figure applies to the class it was measured on.
     pub group: Option<String>,
     /// How many jobs the figure stands on.
     pub jobs: i64,
@@ -85,56 +88,90 @@ pub struct Measured {
     pub units_per_job: Option<f64>,
 }
 
-/// Per-group rates measured on succeeded jobs: durations of generate,
-/// label, evaluate and draw jobs; seconds per training step (the finishing
-/// attempt's, resumed steps excluded); seconds per evaluation of plan runs.
+/// How the farm measures a kind's seconds per unit: a query over its
+/// finished jobs with `$1` the kind's name, giving (domain, group, jobs,
+/// seconds, units per job) grouped by the class each job was given at
+/// submission (`jobs.cost_group`, from `jobs::class::JobClass`, the one
+/// definition of a class). None: never measured (the defaults price it).
+/// The match has no catch-all so that a new kind is asked how it is measured.
+fn rate_query(kind: JobKind) -> Option<&'static str> {
+    match kind {
+        // A generate job's tries measured their own CPU (migration 0015):
+        // that, not its wall time, which a busy machine inflates.
+        JobKind::Generate => Some(
+            "SELECT e.domain, e.cost_group, count(*), avg(coalesce(
+                    (SELECT i.cpu_s FROM instances i WHERE i.job = e.key),
+                    (SELECT u.cpu_s FROM unfilled_slots u WHERE u.job = e.key),
+                    extract(epoch FROM e.finished_at - e.started_at)::float8))::float8, NULL::float8
+             FROM jobs e WHERE e.kind = $1 AND e.status = 'succeeded'
+               AND e.started_at IS NOT NULL AND e.finished_at IS NOT NULL
+             GROUP BY 1, 2",
+        ),
+        JobKind::Label
+        | JobKind::Evaluate
+        | JobKind::Draw
+        | JobKind::PuzzleSolve
+        | JobKind::PuzzleTest
+        | JobKind::GraphFold
+        | JobKind::GraphBaseline => Some(
+            // A class that takes no units (a published optimum taken as it
+            // is) ran no search: its time says nothing of a search's cost.
+            "SELECT e.domain, e.cost_group, count(*), avg(extract(epoch FROM e.finished_at - e.started_at))::float8,
+                    NULL::float8
+             FROM jobs e WHERE e.kind = $1 AND e.status = 'succeeded'
+               AND e.started_at IS NOT NULL AND e.finished_at IS NOT NULL AND coalesce(e.cost_units, 1) <> 0
+             GROUP BY 1, 2",
+        ),
+        // Per step of the attempt that finished (resumed steps excluded).
+        JobKind::Train => Some(
+            "SELECT m.domain, j.cost_group, count(*),
+                    (sum(m.train_seconds) / greatest(sum(m.steps - m.resumed_from), 1))::float8, NULL::float8
+             FROM models m JOIN jobs j ON j.key = m.job WHERE j.kind = $1 GROUP BY 1, 2",
+        ),
+        // Per evaluation, and how many a run takes (unsolved runs count their budget).
+        JobKind::Plan => Some(
+            "SELECT p.domain, j.cost_group, count(*),
+                    (sum(p.search_time_s) / greatest(sum(p.evaluations), 1))::float8, avg(p.evaluations)::float8
+             FROM plan_runs p JOIN jobs j ON j.key = p.job WHERE j.kind = $1 GROUP BY 1, 2",
+        ),
+        // Per iteration of the attempt that finished.
+        JobKind::PuzzleLearn => Some(
+            "SELECT l.domain, j.cost_group, count(*),
+                    (sum(l.seconds) / greatest(sum(l.iterations - l.resumed_from), 1))::float8, NULL::float8
+             FROM puzzle_learners l JOIN jobs j ON j.key = l.job WHERE j.kind = $1 GROUP BY 1, 2",
+        ),
+        // Per round of the attempt that finished.
+        JobKind::GraphBootstrap => Some(
+            "SELECT b.domain, j.cost_group, count(*),
+                    (sum(b.seconds) / greatest(sum(b.rounds - b.resumed_from), 1))::float8, NULL::float8
+             FROM graph_bootstraps b JOIN jobs j ON j.key = b.job WHERE j.kind = $1 GROUP BY 1, 2",
+        ),
+        // A noop measures the queue, not work; a growing-walks set runs
+        // until its budget is spent, which is what its class says.
+        JobKind::Noop | JobKind::PuzzleEfficiency => None,
+    }
+}
+
+/// A row of a `rate_query`: domain, group, jobs, seconds per unit, units per job.
+type RateRow = (Option<String>, Option<String>, i64, f64, Option<f64>);
+
+/// Per-class rates measured on this farm's finished jobs, every kind
+/// measured as `rate_query` says.
 pub async fn measured_rates(pool: &PgPool) -> Result<Vec<Measured>, DbError> {
-    Ok(sqlx::query_as(
-        "SELECT kind, domain, grp AS \"group\", count(*) AS jobs, avg(s)::float8 AS seconds, NULL::float8 AS units_per_job
-         FROM (SELECT e.kind, e.domain,
-                      CASE WHEN e.kind IN ('generate', 'label') THEN e.split
-                           -- An evaluate job's model is its train input's.
-                           ELSE (SELECT t.model FROM job_inputs i JOIN jobs t ON t.key = i.input
-                                 WHERE i.job = e.key AND t.kind = 'train' LIMIT 1) END AS grp,
-                      -- A generate job's tries measured their own CPU (migration 0015):
-                      -- that, not its wall time, which a busy machine inflates.
-                      coalesce(CASE WHEN e.kind = 'generate'
-                                    THEN coalesce((SELECT i.cpu_s FROM instances i WHERE i.job = e.key),
-                                                  (SELECT u.cpu_s FROM unfilled_slots u WHERE u.job = e.key)) END,
-                               extract(epoch FROM e.finished_at - e.started_at)::float8) AS s
-               FROM jobs e WHERE e.status = 'succeeded' AND e.kind IN ('generate', 'label', 'evaluate', 'draw')
-                 AND e.started_at IS NOT NULL AND e.finished_at IS NOT NULL) j
-         GROUP BY 1, 2, 3
-         UNION ALL
-         SELECT 'train', m.domain, j.model, count(*),
-                (sum(m.train_seconds) / greatest(sum(m.steps - m.resumed_from), 1))::float8, NULL
-         FROM models m JOIN jobs j ON j.key = m.job GROUP BY 2, 3
-         UNION ALL
-         SELECT 'plan', p.domain, coalesce(t.model, p.heuristic), count(*),
-                (sum(p.search_time_s) / greatest(sum(p.evaluations), 1))::float8, avg(p.evaluations)::float8
-         FROM plan_runs p LEFT JOIN jobs t ON t.key = p.model GROUP BY 2, 3
-         UNION ALL
-         -- The other seeds' kinds, grouped as `jobs::class::JobClass` groups them:
-         -- a learner per iteration and a bootstrap per round (of the attempt that finished),
-         -- the rest per job.
-         SELECT 'puzzle_learn', l.domain, j.spec->>'settings', count(*),
-                (sum(l.seconds) / greatest(sum(l.iterations - l.resumed_from), 1))::float8, NULL
-         FROM puzzle_learners l JOIN jobs j ON j.key = l.job GROUP BY 2, 3
-         UNION ALL
-         SELECT 'graph_bootstrap', b.domain, j.model, count(*),
-                (sum(b.seconds) / greatest(sum(b.rounds - b.resumed_from), 1))::float8, NULL
-         FROM graph_bootstraps b JOIN jobs j ON j.key = b.job GROUP BY 2, 3
-         UNION ALL
-         SELECT kind, domain, CASE kind WHEN 'graph_fold' THEN model WHEN 'graph_baseline' THEN heuristic ELSE '' END,
-                count(*), avg(extract(epoch FROM finished_at - started_at))::float8, NULL
-         FROM jobs WHERE status = 'succeeded' AND kind IN ('puzzle_solve', 'puzzle_test', 'graph_fold', 'graph_baseline')
-           AND started_at IS NOT NULL AND finished_at IS NOT NULL
-           -- A published optimum taken without a search says nothing of a search's cost.
-           AND NOT coalesce((spec->>'trust_published')::boolean, false)
-         GROUP BY 1, 2, 3",
-    )
-    .fetch_all(pool)
-    .await?)
+    let mut out = vec![];
+    for kind in JobKind::ALL {
+        let Some(query) = rate_query(kind) else { continue };
+        let rows: Vec<RateRow> = sqlx::query_as(query).bind(kind.as_str()).fetch_all(pool).await?;
+        out.extend(rows.into_iter().map(|(domain, group, jobs, seconds, units_per_job)| Measured {
+            kind,
+            domain,
+            group,
+            jobs,
+            seconds,
+            units_per_job,
+        }));
+    }
+    Ok(out)
 }
 
 /// Unfinished jobs of an experiment, grouped as the cost model groups them.
