@@ -438,6 +438,20 @@ pub struct Artifact {
     pub config: Option<serde_json::Value>,
 }
 
+impl Artifact {
+    /// The kind of a train job's checkpoint.
+    pub const CHECKPOINT: &'static str = "checkpoint";
+    /// The kind of a generate job's optimal plan: an artifact's kind, which
+    /// shares its word with the `plan` job kind and nothing else, so it is
+    /// named here and compared through [`Artifact::is_plan`].
+    pub const PLAN: &'static str = "plan";
+
+    /// Whether it is an optimal plan (IPC plan text, for people), not bytes.
+    pub fn is_plan(&self) -> bool {
+        self.kind == Artifact::PLAN
+    }
+}
+
 /// What [`artifact`] found.
 #[derive(Debug)]
 pub enum ArtifactLookup {
@@ -488,7 +502,7 @@ pub async fn artifact(pool: &PgPool, key: &str, tag: Option<&str>) -> Result<Art
                 .await?;
         let about = format!("checkpoint {chosen} of {kind} job {key} (step {step})");
         return Ok(ArtifactLookup::Found(Artifact {
-            kind: "checkpoint".into(),
+            kind: Artifact::CHECKPOINT.into(),
             bytes: weights,
             about,
             config: Some(config),
@@ -518,7 +532,7 @@ pub async fn artifact(pool: &PgPool, key: &str, tag: Option<&str>) -> Result<Art
         text.push_str(&format!("; cost = {cost} (unit cost)\n"));
         let about = format!("optimal plan of {kind} job {key} ({} steps)", steps.len());
         return Ok(ArtifactLookup::Found(Artifact {
-            kind: "plan".into(),
+            kind: Artifact::PLAN.into(),
             bytes: text.into_bytes(),
             about,
             config: None,

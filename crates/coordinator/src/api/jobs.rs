@@ -156,11 +156,8 @@ async fn job_artifact(
     let tag = super::limits::text_param("tag", p.tag.as_deref())?;
     match schema::export::artifact(&s.pool, key, tag).await? {
         ArtifactLookup::Found(a) => {
-            let (content_type, extension) = if a.kind == "plan" {
-                ("text/plain; charset=utf-8", "plan")
-            } else {
-                ("application/octet-stream", "bin")
-            };
+            let (content_type, extension) =
+                if a.is_plan() { ("text/plain; charset=utf-8", "plan") } else { ("application/octet-stream", "bin") };
             let disposition = format!("attachment; filename=\"{key}-{}.{extension}\"", a.kind);
             Ok((
                 [(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, disposition)],
