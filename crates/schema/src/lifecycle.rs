@@ -145,6 +145,15 @@ pub async fn claim(pool: &PgPool, key: &str, worker: &str, lease_s: f64) -> Resu
 /// what it popped in one round trip. Returns the jobs claimed, each with
 /// its slot; the others were not queued (taken, finished, cancelled: stale
 /// hints). Rows are locked in key order, so claims that overlap never deadlock.
+///
+/// Each key is looked up by the primary key, one row at a time (a lateral
+/// subquery that locks is never flattened into a join), and its status is
+/// compared as text, which no index serves: the planner cannot choose to
+/// walk the `(status, resource)` index instead. It did, with statistics
+/// taken while a fresh grid's jobs were all pending (autovacuum analyses a
+/// new table within a minute): it then estimated one queued job, and every
+/// claim read and sorted the whole backlog (85 ms for 8 keys among 20,000
+/// queued jobs, against under 1 ms by key).
 pub async fn claim_many(
     conn: &mut PgConnection,
     wanted: &[(String, String)],
@@ -155,9 +164,10 @@ pub async fn claim_many(
     }
     let (keys, workers): (Vec<&str>, Vec<&str>) = wanted.iter().map(|(k, w)| (k.as_str(), w.as_str())).unzip();
     let rows: Vec<(String, String, serde_json::Value, i32, Vec<String>)> = sqlx::query_as(
-        "WITH w AS (SELECT DISTINCT ON (key) key, worker FROM unnest($1::text[], $2::text[]) AS w(key, worker)),
-              c AS (SELECT j.key, w.worker FROM jobs j JOIN w ON w.key = j.key
-                    WHERE j.status = 'queued' ORDER BY j.key FOR UPDATE OF j)
+        "WITH w AS (SELECT DISTINCT ON (key) key, worker FROM unnest($1::text[], $2::text[]) AS w(key, worker)
+                    ORDER BY key),
+              c AS (SELECT j.key, w.worker FROM w CROSS JOIN LATERAL (
+                        SELECT key FROM jobs WHERE jobs.key = w.key AND jobs.status::text = 'queued' FOR UPDATE) j)
          UPDATE jobs SET status = 'running', worker = c.worker, attempts = jobs.attempts + 1, started_at = now(),
                 lease_expires_at = now() + make_interval(secs => $3)
          FROM c WHERE jobs.key = c.key
@@ -426,6 +436,40 @@ pub async fn finish_many(tx: &mut PgConnection, done: &[(String, String)]) -> Re
     Ok(rows.into_iter().map(|(k,)| k).collect())
 }
 
+/// A worker's connection for completing, with [`finish_many`], jobs that
+/// wrote nothing (a no-op) outside any group transaction, kept between
+/// uses (a pool connection is pinged before each use: a round trip). Such
+/// jobs have no results to commit with, so the one statement that marks
+/// them all succeeded is its own transaction, and it commits synchronously:
+/// no `BEGIN`, no savepoint, no separate `COMMIT`.
+pub struct Finisher {
+    pool: PgPool,
+    conn: Option<sqlx::pool::PoolConnection<sqlx::Postgres>>,
+}
+
+impl Finisher {
+    pub fn new(pool: &PgPool) -> Finisher {
+        Finisher { pool: pool.clone(), conn: None }
+    }
+
+    /// [`finish_many`] in a transaction of its own on the kept connection
+    /// (made anew after an error); returns the keys it marked.
+    pub async fn finish(&mut self, done: &[(String, String)]) -> Result<Vec<String>, DbError> {
+        if done.is_empty() {
+            return Ok(vec![]);
+        }
+        let conn = match &mut self.conn {
+            Some(conn) => conn,
+            None => self.conn.insert(self.pool.acquire().await?),
+        };
+        let r = finish_many(conn, done).await;
+        if r.is_err() {
+            self.conn = None;
+        }
+        r
+    }
+}
+
 /// What each job of a group transaction whose commit failed with `e`
 /// gets: an error of the same kind (an outage stays an outage, so that
 /// its worker hands the job back instead of failing it).
@@ -520,23 +564,35 @@ pub async fn hand_back(pool: &PgPool, key: &str, worker: &str) -> Result<Option<
 }
 
 /// Running jobs whose lease ran out (their worker died): queued again, or
-/// dead when out of attempts. Returns those to push.
+/// dead when out of attempts, in one statement (the scheduler runs it every
+/// pass). Rows another transaction holds (a completion committing) are
+/// skipped this time: waiting on them while holding others could deadlock
+/// with a worker's statement that locks several. Returns those to push.
 pub async fn requeue_expired(pool: &PgPool) -> Result<Vec<Ready>, DbError> {
-    sqlx::query(
-        "UPDATE jobs SET status = 'dead', finished_at = now(), lease_expires_at = NULL,
-                last_error = coalesce(last_error || '; ', '') || 'lease expired (worker ' || coalesce(worker, '?') || ' lost)'
-         WHERE status = 'running' AND lease_expires_at < now() AND attempts >= max_attempts",
-    )
-    .execute(pool)
-    .await?;
-    Ok(sqlx::query_as(
-        "UPDATE jobs SET status = 'queued', queued_at = now(), worker = NULL, lease_expires_at = NULL
-         WHERE status = 'running' AND lease_expires_at < now()
-         RETURNING key, resource, kind",
+    // SET's right-hand sides read the row as it was, so `out` (out of
+    // attempts) is the same test in every column.
+    let rows: Vec<(String, String, String, JobStatus)> = sqlx::query_as(
+        "UPDATE jobs SET
+                status = CASE WHEN attempts >= max_attempts THEN 'dead'::job_status ELSE 'queued'::job_status END,
+                finished_at = CASE WHEN attempts >= max_attempts THEN now() ELSE finished_at END,
+                last_error = CASE WHEN attempts >= max_attempts
+                                  THEN coalesce(last_error || '; ', '') || 'lease expired (worker ' || coalesce(worker, '?') || ' lost)'
+                                  ELSE last_error END,
+                queued_at = CASE WHEN attempts >= max_attempts THEN queued_at ELSE now() END,
+                worker = CASE WHEN attempts >= max_attempts THEN worker END,
+                lease_expires_at = NULL
+         WHERE key = ANY (ARRAY(SELECT key FROM jobs WHERE status = 'running' AND lease_expires_at < now()
+                                FOR UPDATE SKIP LOCKED))
+         RETURNING key, resource, kind, status",
     )
     .fetch_all(pool)
-    .await
-    .map(ready)?)
+    .await?;
+    Ok(ready(
+        rows.into_iter()
+            .filter(|(.., status)| *status == JobStatus::Queued)
+            .map(|(key, resource, kind, _)| (key, resource, kind))
+            .collect(),
+    ))
 }
 
 /// Queued jobs of `lanes` (`jobs::spec::Lane` names) nobody claimed for
@@ -544,12 +600,18 @@ pub async fn requeue_expired(pool: &PgPool) -> Result<Vec<Ready>, DbError> {
 /// pushed again. Duplicates in Redis are harmless to correctness; the
 /// scheduler asks only for lanes whose list is shorter than their queued
 /// jobs, so that a backlog waiting on busy workers is not pushed again and again.
+/// Rows being claimed right now are skipped, not waited for: claims lock
+/// their rows in key order, this statement in whatever order it finds
+/// them, and waiting on each other's rows they deadlocked (seen in `hfarm
+/// bench queue` on a loaded machine, once jobs waited past `older_than_s`).
 pub async fn stale_queued(pool: &PgPool, older_than_s: f64, lanes: &[&str]) -> Result<Vec<Ready>, DbError> {
     let (resources, kinds) = lane_pairs(lanes);
     Ok(sqlx::query_as(
         "UPDATE jobs SET queued_at = now()
-         WHERE status = 'queued' AND queued_at < now() - make_interval(secs => $1)
-           AND (resource, kind) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+         WHERE key = ANY (ARRAY(SELECT key FROM jobs
+                                WHERE status = 'queued' AND queued_at < now() - make_interval(secs => $1)
+                                  AND (resource, kind) IN (SELECT * FROM unnest($2::text[], $3::text[]))
+                                FOR UPDATE SKIP LOCKED))
          RETURNING key, resource, kind",
     )
     .bind(older_than_s)

@@ -87,6 +87,33 @@ async fn a_poison_job_is_dead_after_its_attempts_with_its_error() {
 }
 
 #[tokio::test]
+async fn an_expired_lease_out_of_attempts_ends_dead_with_its_reason_and_is_not_announced() {
+    let (db, _, _) = smoke_db().await;
+    let keys: Vec<String> = lifecycle::promote_ready(&db.pool, 2).await.unwrap().into_iter().map(|r| r.key).collect();
+    sqlx::query("UPDATE jobs SET max_attempts = 1 WHERE key = $1").bind(&keys[0]).execute(&db.pool).await.unwrap();
+    for k in &keys {
+        lifecycle::claim(&db.pool, k, "killed", 0.05).await.unwrap().unwrap();
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    let back: Vec<String> = lifecycle::requeue_expired(&db.pool).await.unwrap().into_iter().map(|r| r.key).collect();
+    assert_eq!(back, vec![keys[1].clone()], "only the job with attempts left is announced");
+    let row = |k: &String| {
+        sqlx::query_as::<_, (String, Option<String>, Option<String>, bool, bool)>(
+            "SELECT status::text, worker, last_error, finished_at IS NOT NULL, lease_expires_at IS NULL
+             FROM jobs WHERE key = $1",
+        )
+        .bind(k.clone())
+        .fetch_one(&db.pool)
+    };
+    let (status, worker, error, finished, no_lease) = row(&keys[0]).await.unwrap();
+    assert_eq!((status.as_str(), worker.as_deref(), finished, no_lease), ("dead", Some("killed"), true, true));
+    assert_eq!(error.as_deref(), Some("lease expired (worker killed lost)"));
+    let (status, worker, error, finished, no_lease) = row(&keys[1]).await.unwrap();
+    assert_eq!((status.as_str(), worker, error, finished, no_lease), ("queued", None, None, false, true));
+    assert!(lifecycle::requeue_expired(&db.pool).await.unwrap().is_empty(), "nothing twice");
+}
+
+#[tokio::test]
 async fn an_expired_lease_sends_the_job_back_and_the_lost_worker_cannot_finish() {
     let (db, _, _) = smoke_db().await;
     let key = lifecycle::promote_ready(&db.pool, 1).await.unwrap()[0].key.clone();

@@ -2,6 +2,7 @@
 //! the transaction that holds its results and completion, and running CPU
 //! work off the async threads.
 
+use std::collections::HashSet;
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -94,6 +95,19 @@ impl Ctx<'_> {
             return Ok(false);
         }
         Ok(part.join(None, true).await?)
+    }
+
+    /// Marks succeeded a job that stores nothing (a no-op); Ok(false) if it
+    /// stopped being ours. Under a worker's group commit no transaction is
+    /// entered for it: its completion waits for the next commit, where one
+    /// statement finishes every such job (in the group transaction if one
+    /// is being committed, else in a transaction of its own), so it costs
+    /// no round trip of its own and never waits for a transaction to open.
+    pub async fn complete_empty(&self) -> Result<bool, JobError> {
+        match COMMITS.try_with(|s| s.clone()) {
+            Ok(scope) => Ok(scope.commits.finish_empty(self.key(), self.worker, &scope.handed).await?),
+            Err(_) => self.complete(self.begin().await?).await,
+        }
     }
 }
 
@@ -227,12 +241,15 @@ struct Scope {
 /// (`lifecycle::group_begin`), and one commit (one WAL flush) ends many
 /// short jobs. A job that writes nothing (a no-op) costs no round trip of
 /// its own: its completion joins one statement for all of them at the
-/// commit (`lifecycle::finish_many`). Each job's results and completion
-/// still commit together or not at all, and a job learns its outcome only
-/// once the commit did: a failed commit fails (or, for an outage, hands
-/// back) every job in it. A committer task commits whenever jobs have
-/// completed into the open transaction; while it commits, the next jobs
-/// fill a new one. Parts that write are serialised on the one connection.
+/// commit (`lifecycle::finish_many`); a job that stores nothing by kind
+/// ([`Ctx::complete_empty`]) does not even enter the transaction, and when
+/// no job wrote, that one statement is the whole commit (a transaction of
+/// its own on a kept connection, `lifecycle::Finisher`). Each job's results
+/// and completion still commit together or not at all, and a job learns its
+/// outcome only once the commit did: a failed commit fails (or, for an
+/// outage, hands back) every job in it. A committer task commits whenever
+/// jobs have completed; while it commits, the next jobs fill a new batch.
+/// Parts that write are serialised on the one connection.
 #[derive(Clone)]
 pub struct Commits {
     inner: Arc<CommitsInner>,
@@ -241,6 +258,9 @@ pub struct Commits {
 struct CommitsInner {
     pool: PgPool,
     open: Arc<Mutex<Option<Open>>>,
+    /// Completions of jobs that stored nothing, outside the transaction
+    /// (a plain mutex: held only to push or take, never across an await).
+    empty: Arc<std::sync::Mutex<Vec<Member>>>,
     wake: Arc<Notify>,
     committer: tokio::task::JoinHandle<()>,
 }
@@ -271,9 +291,25 @@ impl Commits {
     /// Starts the committer (on the current runtime).
     pub fn new(pool: PgPool) -> Commits {
         let open: Arc<Mutex<Option<Open>>> = Arc::default();
+        let empty: Arc<std::sync::Mutex<Vec<Member>>> = Arc::default();
         let wake = Arc::new(Notify::new());
-        let committer = tokio::spawn(commit_loop(open.clone(), wake.clone()));
-        Commits { inner: Arc::new(CommitsInner { pool, open, wake, committer }) }
+        let finisher = lifecycle::Finisher::new(&pool);
+        let committer = tokio::spawn(commit_loop(open.clone(), empty.clone(), finisher, wake.clone()));
+        Commits { inner: Arc::new(CommitsInner { pool, open, empty, wake, committer }) }
+    }
+
+    /// Hands the completion of job `key` of slot `worker`, which stored
+    /// nothing, to the next commit and waits for it: true once committed
+    /// and marked succeeded, false if the job was no longer the slot's.
+    /// `handed` is told at once: the job has nothing left to do but wait.
+    async fn finish_empty(&self, key: &str, worker: &str, handed: &Notify) -> Result<bool, DbError> {
+        let (done, committed) = oneshot::channel();
+        let member = Member { finish: Some((key.to_string(), worker.to_string())), done };
+        self.inner.empty.lock().unwrap_or_else(|p| p.into_inner()).push(member);
+        self.inner.wake.notify_one();
+        handed.notify_one();
+        // No answer: the committer ended with the worker, as if the server had.
+        committed.await.unwrap_or_else(|_| Err(lifecycle::group_commit_lost()))
     }
 
     /// Runs `job` with its transactions under this group commit; `handed`
@@ -314,9 +350,16 @@ impl Commits {
     }
 }
 
-/// Commits the open transaction whenever a job has completed into it,
-/// then tells each of its jobs how it went.
-async fn commit_loop(open: Arc<Mutex<Option<Open>>>, wake: Arc<Notify>) {
+/// Commits whenever jobs have completed (into the open transaction, or
+/// without one: jobs that stored nothing), then tells each how it went.
+/// Completions without results join the group transaction's statement if
+/// one is committed; else they are finished by one statement of their own.
+async fn commit_loop(
+    open: Arc<Mutex<Option<Open>>>,
+    empty: Arc<std::sync::Mutex<Vec<Member>>>,
+    mut finisher: lifecycle::Finisher,
+    wake: Arc<Notify>,
+) {
     loop {
         wake.notified().await;
         let batch = {
@@ -326,19 +369,33 @@ async fn commit_loop(open: Arc<Mutex<Option<Open>>>, wake: Arc<Notify>) {
                 _ => None,
             }
         };
-        let Some(Open { mut tx, dirty, members }) = batch else { continue };
-        let done: Vec<(String, String)> = members.iter().filter_map(|m| m.finish.clone()).collect();
-        let outcome = async {
-            if dirty {
-                lifecycle::part_close(&mut tx, false).await?;
+        // Taken after the transaction: a job that completes meanwhile waits
+        // for the next commit (its wake-up is kept for it).
+        let loose = std::mem::take(&mut *empty.lock().unwrap_or_else(|p| p.into_inner()));
+        let (outcome, members) = match batch {
+            Some(Open { mut tx, dirty, mut members }) => {
+                members.extend(loose);
+                let done: Vec<(String, String)> = members.iter().filter_map(|m| m.finish.clone()).collect();
+                let outcome = async {
+                    if dirty {
+                        lifecycle::part_close(&mut tx, false).await?;
+                    }
+                    let finished = lifecycle::finish_many(&mut tx, &done).await?;
+                    lifecycle::commit(tx).await?;
+                    Ok::<_, DbError>(finished)
+                }
+                .await;
+                (outcome, members)
             }
-            let finished = lifecycle::finish_many(&mut tx, &done).await?;
-            lifecycle::commit(tx).await?;
-            Ok::<_, DbError>(finished)
-        }
-        .await;
+            None if loose.is_empty() => continue,
+            None => {
+                let done: Vec<(String, String)> = loose.iter().filter_map(|m| m.finish.clone()).collect();
+                (finisher.finish(&done).await, loose)
+            }
+        };
+        let finished: Result<HashSet<String>, DbError> = outcome.map(|f| f.into_iter().collect());
         for m in members {
-            let r = match (&outcome, &m.finish) {
+            let r = match (&finished, &m.finish) {
                 (Ok(finished), Some((key, _))) => Ok(finished.contains(key)),
                 (Ok(_), None) => Ok(true),
                 (Err(e), _) => Err(lifecycle::group_commit_failed(e)),

@@ -111,8 +111,14 @@ impl TrainGroups {
 
 /// How often a worker says it is alive (and reads whether a CUDA worker is).
 const PRESENCE: Duration = Duration::from_secs(5);
-/// Most slots one dispatcher feeds.
-const DISPATCH_GROUP: usize = 4;
+/// Most slots one dispatcher feeds: one claim statement serves up to this
+/// many slots, and the dispatchers of a worker with more overlap their
+/// round trips (groups of 4 made claims of a job or two each: the
+/// database's statements, not the jobs, were the queue's work).
+const DISPATCH_GROUP: usize = 8;
+/// How long a dispatcher with free slots waits for its other running jobs
+/// to end before it pops keys for them all (see `dispatch`).
+const GATHER: Duration = Duration::from_millis(1);
 /// A worker not seen for this long is not counted as a live CUDA worker.
 const LIVE_AFTER_S: f64 = 15.0;
 
@@ -300,6 +306,20 @@ async fn dispatch(shared: Arc<Shared>, slots: std::ops::Range<usize>, mut stop: 
                 Ok(()) = stop.changed() => {}
             }
             continue;
+        }
+        // Short jobs end within moments of each other: wait a little for
+        // the slots still running, so that one pop and one claim serve them
+        // together instead of a round trip each (a slot freed by a long
+        // job loses at most this wait).
+        if !running.is_empty() {
+            let deadline = tokio::time::sleep(GATHER);
+            tokio::pin!(deadline);
+            while !running.is_empty() {
+                tokio::select! {
+                    Some(r) = running.join_next_with_id() => settle(r, &mut free, &mut on_slot),
+                    _ = &mut deadline => break,
+                }
+            }
         }
         let mut keys = match popper.pop_many(&shared.lanes(), free.len(), 1.0).await {
             Ok(k) => {

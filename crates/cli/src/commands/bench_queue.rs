@@ -43,7 +43,10 @@ pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
 
         let (stop_tx, stop) = tokio::sync::watch::channel(false);
         let start = Instant::now();
-        let cfg = SchedulerConfig { tick: Duration::from_millis(20), ..SchedulerConfig::default() };
+        // The scheduler as `hfarm serve` runs it: a tenth of its tick made
+        // its idle passes (a few statements each) a large share of the
+        // database's work, which no farm does.
+        let cfg = SchedulerConfig::default();
         let sched = tokio::spawn(run_scheduler(pool.clone(), queue.clone(), cfg, stop.clone()));
         let wcfg = worker::WorkerConfig {
             concurrency: slots,
