@@ -9,8 +9,10 @@
 //! parameter setting of `generate_data.sh:5-36`, `OUT_DIR/NAME.pddl` and
 //! one line per plan state in `OUT_DIR/DOMAIN.tsv`: name, seed, step, h*,
 //! goal count, pyperplan's hFF (pinned to our fact order), its relaxed
-//! plan's deletes and their mean, Fast Downward's hFF, hLMcut, hmax, and the
-//! state's atoms. With `OUT_DIR/fd/NAME.plan` present (Fast Downward's
+//! plan's deletes and their mean, Fast Downward's hFF, hLMcut, hmax, the
+//! state's atoms, and pyperplan's LM-cut (pinned to our order, one heuristic
+//! object per instance evaluated in plan order, as `tools/reference/
+//! pyperplan_values.py` runs theirs; for `tools/reference/tn_lower_bound.py`). With `OUT_DIR/fd/NAME.plan` present (Fast Downward's
 //! plans), those plans are labelled instead of ours.
 
 use std::io::Write;
@@ -57,11 +59,18 @@ fn main() {
                     plan = fd;
                 }
                 std::fs::write(format!("{out}/{name}.pddl"), &problem).unwrap();
+                let pruned = planner::label::load(domain, &problem, true).unwrap();
+                let mut lmcut_pyperplan = planner::heuristics::by_name("lmcut-pyperplan", &pruned).unwrap();
+                let l_pyperplan: Vec<f64> = planner::label::replay(&pruned, &plan)
+                    .unwrap()
+                    .iter()
+                    .map(|s| lmcut_pyperplan.evaluate(s))
+                    .collect();
                 for s in label_with(domain, &problem, &plan, Definitions::Pyperplan).unwrap() {
                     let h = |k: &str| s.heuristics.get(k).copied().flatten().map_or("inf".into(), |v| v.to_string());
                     writeln!(
                         tsv,
-                        "{name}\t{seed}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                        "{name}\t{seed}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
                         s.step,
                         s.h_star,
                         h("goalcount"),
@@ -71,7 +80,8 @@ fn main() {
                         h("ff"),
                         h("lmcut"),
                         h("hmax"),
-                        s.atoms.join(";")
+                        s.atoms.join(";"),
+                        l_pyperplan[s.step as usize]
                     )
                     .unwrap();
                 }

@@ -45,7 +45,7 @@ impl LabelledState {
 }
 
 /// Replays `plan` from the initial state; returns the states s_0..s_n.
-fn replay(task: &Task, plan: &[String]) -> Result<Vec<Vec<u64>>, String> {
+pub fn replay(task: &Task, plan: &[String]) -> Result<Vec<Vec<u64>>, String> {
     let by_name: HashMap<&str, u32> =
         task.operators.iter().enumerate().map(|(i, o)| (o.name.as_str(), i as u32)).collect();
     let mut s = initial_state(task);
