@@ -62,12 +62,9 @@ pub fn load_cuda_backend() -> bool {
     })
 }
 
-/// The device a job should use: CUDA when available unless
-/// `HFARM_DEVICE=cpu`; `HFARM_DEVICE=cuda` insists on it.
-///
-/// `HFARM_TORCH_THREADS=N` caps libtorch's CPU threads (per process): set it
-/// to cores / slots when a worker runs several CPU trainings at once.
-pub fn device() -> Result<tch::Device, LearnError> {
+/// Applies `HFARM_TORCH_THREADS` (libtorch's CPU threads in this process),
+/// if set; an unparsable value is refused.
+pub fn apply_thread_cap() -> Result<(), LearnError> {
     if let Ok(n) = std::env::var("HFARM_TORCH_THREADS") {
         let n: i32 = n
             .parse()
@@ -76,6 +73,27 @@ pub fn device() -> Result<tch::Device, LearnError> {
             .ok_or_else(|| LearnError::Input(format!("HFARM_TORCH_THREADS={n}: expected a positive integer")))?;
         tch::set_num_threads(n);
     }
+    Ok(())
+}
+
+/// libtorch's CPU threads for each of `slots` concurrent trainings on this
+/// machine: its cores shared out, at least one. libtorch's default is every
+/// core for every training, so a worker with two slots on two cores ran four
+/// OpenMP threads whose spin-waits starve each other: one NLM step took 3.3 s
+/// instead of 0.39 s with a thread each (`hfarm bench nlm --objects 9 --batch
+/// 64`, 2 cores at load 10).
+pub fn threads_per_slot(slots: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / slots.max(1)).max(1)
+}
+
+/// The device a job should use: CUDA when available unless
+/// `HFARM_DEVICE=cpu`; `HFARM_DEVICE=cuda` insists on it.
+///
+/// `HFARM_TORCH_THREADS=N` caps libtorch's CPU threads (per process; `hfarm
+/// worker` sets cores / slots where it is unset: [`threads_per_slot`]).
+pub fn device() -> Result<tch::Device, LearnError> {
+    apply_thread_cap()?;
     if std::env::var("HFARM_DEVICE").as_deref() != Ok("cpu") {
         load_cuda_backend();
     }

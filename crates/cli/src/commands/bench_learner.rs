@@ -15,7 +15,9 @@ fn emit<T: serde::Serialize>(json: bool, r: &T, text: impl FnOnce(&T) -> String)
     Ok(())
 }
 
+/// The device `--device` names; `HFARM_TORCH_THREADS` applies here as in a worker.
 fn device(name: &str) -> Result<tch::Device> {
+    learner::apply_thread_cap()?;
     Ok(match name {
         "cpu" => tch::Device::Cpu,
         "cuda" if learner::load_cuda_backend() => tch::Device::Cuda(0),

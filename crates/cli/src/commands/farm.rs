@@ -182,6 +182,12 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
         }
         IsolationArg::None => worker::Isolation::InProcess,
     };
+    // Each slot's share of the cores for libtorch, unless the operator chose
+    // (`learner::threads_per_slot` says why); set before any thread exists,
+    // so job processes inherit it and `learner::device` applies it here.
+    if std::env::var_os("HFARM_TORCH_THREADS").is_none() {
+        std::env::set_var("HFARM_TORCH_THREADS", learner::threads_per_slot(a.concurrency).to_string());
+    }
     let cuda = matches!(a.class, Class::Gpu) && learner::device().is_ok_and(|d| d.is_cuda());
     let train_group = match a.train_group {
         Some(n) => worker::TrainGroups::all(n.max(1)),
