@@ -68,6 +68,16 @@ def published(domain):
     return {k: (np.mean(v), np.std(v, ddof=1)) for k, v in out.items()}
 
 
+def plan_states(domain, out):
+    """Every optimal-plan state of the domain's instances (training seeds,
+    which include the test seeds), one TSV row each, written by the planner's
+    `plan_state_features` example into `out` (its doc lists the columns)."""
+    os.makedirs(out, exist_ok=True)
+    subprocess.run(["cargo", "run", "-q", "--release", "-p", "planner", "--example", "plan_state_features", "--",
+                    domain, str(SEEDS[domain][0]), out], cwd=REPO, check=True)
+    return [line.rstrip("\n").split("\t") for line in open(f"{out}/{domain}.tsv")]
+
+
 def main():
     if sys.argv[1] == "--native":
         _, _, out, domain, name = sys.argv
@@ -76,11 +86,8 @@ def main():
         return native_features(out, domain, name, rows)
     domain = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) > 2 else f"/tmp/linear-floor-{domain}"
-    os.makedirs(out, exist_ok=True)
     train, test = SEEDS[domain]
-    subprocess.run(["cargo", "run", "-q", "--release", "-p", "planner", "--example", "plan_state_features", "--",
-                    domain, str(train), out], cwd=REPO, check=True)
-    rows = [line.rstrip("\n").split("\t") for line in open(f"{out}/{domain}.tsv")]
+    rows = plan_states(domain, out)
     names = list(dict.fromkeys(r[0] for r in rows))
     native = {}
     procs = []

@@ -20,18 +20,13 @@ Needs: numpy, scipy; cargo (the planner's plan_state_features example).
 """
 
 import csv
-import os
-import subprocess
 import sys
 
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import log_ndtr
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-# As linear_floor.py: generate_data.sh:5-36's training and test seeds.
-SEEDS = {"visitall": (70, 17), "gripper": (80, 20), "ferry": (16, 4)}
+from linear_floor import REPO, SEEDS, plan_states
 SIGMA = 0.5 ** -0.5  # model_wrapper.py:20, default_sigma
 EPS = 0.1  # constants.py: the open bound's margin
 
@@ -75,11 +70,8 @@ def published(domain):
 def main():
     domain = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) > 2 else f"/tmp/tn-lower-bound-{domain}"
-    os.makedirs(out, exist_ok=True)
     train, test = SEEDS[domain]
-    subprocess.run(["cargo", "run", "-q", "--release", "-p", "planner", "--example", "plan_state_features", "--",
-                    domain, str(train), out], cwd=REPO, check=True)
-    rows = [line.rstrip("\n").split("\t") for line in open(f"{out}/{domain}.tsv")]
+    rows = plan_states(domain, out)
     y = np.array([float(r[3]) for r in rows])
     seed = np.array([int(r[1]) for r in rows])
     x = np.array([[float(v) for v in r[4:8]] for r in rows])
