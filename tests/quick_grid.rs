@@ -61,8 +61,11 @@ async fn the_quick_grid_runs_to_completion_and_fills_its_report() {
         ..WorkerConfig::in_process("gpu", "gpu")
     };
     // As `hfarm worker` does: each training slot its share of the cores
-    // (the only test in this binary, so no other thread reads the environment).
-    std::env::set_var("HFARM_TORCH_THREADS", learner::threads_per_slot(gpu.concurrency).to_string());
+    // unless HFARM_TORCH_THREADS says otherwise (the only test in this
+    // binary, so no other thread reads the environment).
+    if std::env::var_os("HFARM_TORCH_THREADS").is_none() {
+        std::env::set_var("HFARM_TORCH_THREADS", learner::threads_per_slot(gpu.concurrency).to_string());
+    }
     let workers = [("cpu", Resource::Cpu, cpu.concurrency), ("gpu", Resource::Gpu, gpu.concurrency)];
     let w1 = tokio::spawn(run_worker_advertising(db.pool.clone(), queue.clone(), cpu, false, stop.clone()));
     let w2 = tokio::spawn(run_worker_advertising(db.pool.clone(), queue.clone(), gpu, false, stop.clone()));
