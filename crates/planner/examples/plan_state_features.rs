@@ -22,31 +22,32 @@ use planner::heuristics::Definitions;
 use planner::label::label_with;
 use planner::search::{astar, Limits, SearchStatus};
 
-fn settings(domain: &str) -> Vec<Params> {
-    match domain {
+fn settings(domain: &str) -> Result<Vec<Params>, String> {
+    Ok(match domain {
         "visitall" => {
             (3..=5).flat_map(|size| [0.5, 1.0].map(|ratio| Params::Visitall { size, ratio, height: None })).collect()
         }
         "gripper" => [2, 4, 6, 8, 10].map(|balls| Params::Gripper { balls }).to_vec(),
         "ferry" => (2..=6).flat_map(|locations| (2..=6).map(move |cars| Params::Ferry { locations, cars })).collect(),
-        other => panic!("no settings for {other}: visitall, gripper or ferry"),
-    }
+        other => return Err(format!("no settings for {other}: visitall, gripper or ferry")),
+    })
 }
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let [_, domain_name, max_seed, out] = &args[..] else {
-        panic!("usage: plan_state_features DOMAIN MAX_SEED OUT_DIR");
+        return Err("usage: plan_state_features DOMAIN MAX_SEED OUT_DIR".into());
     };
-    let max_seed: u64 = max_seed.parse().expect("MAX_SEED is a number");
-    let domain = domain_pddl_like(domain_name, Generator::PddlGenerators).expect("a pddl-generators domain");
-    std::fs::write(format!("{out}/{domain_name}-domain.pddl"), domain).unwrap();
-    let mut tsv = std::io::BufWriter::new(std::fs::File::create(format!("{out}/{domain_name}.tsv")).unwrap());
-    for p in settings(domain_name) {
+    let max_seed: u64 = max_seed.parse().map_err(|e| format!("MAX_SEED {max_seed}: {e}"))?;
+    let domain = domain_pddl_like(domain_name, Generator::PddlGenerators)
+        .ok_or_else(|| format!("{domain_name}: not a pddl-generators domain"))?;
+    std::fs::write(format!("{out}/{domain_name}-domain.pddl"), domain)?;
+    let mut tsv = std::io::BufWriter::new(std::fs::File::create(format!("{out}/{domain_name}.tsv"))?);
+    for p in settings(domain_name)? {
         for seed in 1..=max_seed {
             for i in 0..20u64 {
-                let problem = generate_with(&p, seed * 1000 + i, Generator::PddlGenerators).unwrap();
-                let task = planner::load_task_from_text(domain, "domain.pddl", &problem, "problem.pddl").unwrap();
+                let problem = generate_with(&p, seed * 1000 + i, Generator::PddlGenerators)?;
+                let task = planner::load_task_from_text(domain, "domain.pddl", &problem, "problem.pddl")?;
                 let r = astar(&task, &mut planner::heuristics::LmCut::new(&task), Limits::default());
                 if r.status != SearchStatus::Solved || r.plan.is_empty() {
                     continue;
@@ -55,18 +56,18 @@ fn main() {
                 let mut plan: Vec<String> = r.plan.iter().map(|&o| task.operators[o as usize].name.clone()).collect();
                 if let Ok(fd) = std::fs::read_to_string(format!("{out}/fd/{name}.plan")) {
                     let fd: Vec<String> = fd.lines().filter(|l| l.starts_with('(')).map(str::to_string).collect();
-                    assert_eq!(fd.len(), plan.len(), "{name}: Fast Downward's plan is not optimal");
+                    if fd.len() != plan.len() {
+                        return Err(format!("{name}: Fast Downward's plan is not optimal").into());
+                    }
                     plan = fd;
                 }
-                std::fs::write(format!("{out}/{name}.pddl"), &problem).unwrap();
-                let pruned = planner::label::load(domain, &problem, true).unwrap();
-                let mut lmcut_pyperplan = planner::heuristics::by_name("lmcut-pyperplan", &pruned).unwrap();
-                let l_pyperplan: Vec<f64> = planner::label::replay(&pruned, &plan)
-                    .unwrap()
-                    .iter()
-                    .map(|s| lmcut_pyperplan.evaluate(s))
-                    .collect();
-                for s in label_with(domain, &problem, &plan, Definitions::Pyperplan).unwrap() {
+                std::fs::write(format!("{out}/{name}.pddl"), &problem)?;
+                let pruned = planner::label::load(domain, &problem, true)?;
+                let mut lmcut_pyperplan = planner::heuristics::by_name("lmcut-pyperplan", &pruned)
+                    .ok_or("lmcut-pyperplan is not registered")?;
+                let l_pyperplan: Vec<f64> =
+                    planner::label::replay(&pruned, &plan)?.iter().map(|s| lmcut_pyperplan.evaluate(s)).collect();
+                for s in label_with(domain, &problem, &plan, Definitions::Pyperplan)? {
                     let h = |k: &str| s.heuristics.get(k).copied().flatten().map_or("inf".into(), |v| v.to_string());
                     writeln!(
                         tsv,
@@ -82,11 +83,11 @@ fn main() {
                         h("hmax"),
                         s.atoms.join(";"),
                         l_pyperplan[s.step as usize]
-                    )
-                    .unwrap();
+                    )?;
                 }
                 break;
             }
         }
     }
+    Ok(())
 }
