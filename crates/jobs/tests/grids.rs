@@ -266,17 +266,22 @@ fn bounds_are_admissible_heuristics_and_residuals_registered_ones() {
     assert!(
         e.contains(
             "learning[0].bounds[1]: `hadd` is not admissible, so it cannot bound the truncated Gaussian; \
-             expected one of blind, hmax, lmcut"
+             expected one of blind, hmax, lmcut, lmcut-pyperplan"
         ),
         "{e}"
     );
     let e = err(&learning("[\"fancy\"]", "[\"ff\"]"));
-    assert!(e.contains("learning[0].bounds[0]: unknown heuristic `fancy`; expected one of blind, hmax, lmcut"), "{e}");
+    assert!(
+        e.contains(
+            "learning[0].bounds[0]: unknown heuristic `fancy`; expected one of blind, hmax, lmcut, lmcut-pyperplan"
+        ),
+        "{e}"
+    );
     let e = err(&learning("[\"lmcut\"]", "[\"ff\", \"fancy\"]"));
     assert!(
         e.contains(
             "learning[0].residuals[1]: unknown heuristic `fancy`; expected one of blind, goalcount, hmax, hadd, ff, \
-             lmcut, or none"
+             lmcut, ff-pyperplan, lmcut-pyperplan, or none"
         ),
         "{e}"
     );

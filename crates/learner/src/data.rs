@@ -13,7 +13,7 @@ pub struct Sample {
     pub atoms: Vec<String>,
     pub h_star: f64,
     /// The classical heuristics' values by registered name
-    /// (`planner::heuristics::NAMES`); None at a dead end.
+    /// (`planner::heuristics::registered`); None at a dead end.
     pub heuristics: BTreeMap<String, Option<f64>>,
     pub deletes_ignored: Option<f64>,
     pub mean_deletes_ignored: Option<f64>,
@@ -105,7 +105,7 @@ mod tests {
         assert!(inst.samples.len() > 2);
         for s in &inst.samples {
             let mut names: Vec<&str> = s.heuristics.keys().map(String::as_str).collect();
-            let mut registered = planner::heuristics::NAMES.to_vec();
+            let mut registered: Vec<&str> = planner::heuristics::registered().map(|h| h.name).collect();
             names.sort();
             registered.sort();
             assert_eq!(names, registered);

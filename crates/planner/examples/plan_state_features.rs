@@ -10,9 +10,10 @@
 //! one line per plan state in `OUT_DIR/DOMAIN.tsv`: name, seed, step, h*,
 //! goal count, pyperplan's hFF (pinned to our fact order), its relaxed
 //! plan's deletes and their mean, Fast Downward's hFF, hLMcut, hmax, the
-//! state's atoms, and pyperplan's LM-cut (pinned to our order, one heuristic
-//! object per instance evaluated in plan order, as `tools/reference/
-//! pyperplan_values.py` runs theirs; for `tools/reference/tn_lower_bound.py`). With `OUT_DIR/fd/NAME.plan` present (Fast Downward's
+//! state's atoms, and pyperplan's LM-cut (pinned to our order; the label's
+//! `lmcut-pyperplan`, one heuristic object per instance evaluated in plan
+//! order, as `tools/reference/pyperplan_values.py` runs theirs; for
+//! `tools/reference/tn_lower_bound.py`). With `OUT_DIR/fd/NAME.plan` present (Fast Downward's
 //! plans), those plans are labelled instead of ours.
 
 use std::io::Write;
@@ -62,11 +63,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     plan = fd;
                 }
                 std::fs::write(format!("{out}/{name}.pddl"), &problem)?;
-                let pruned = planner::label::load(domain, &problem, true)?;
-                let mut lmcut_pyperplan = planner::heuristics::by_name("lmcut-pyperplan", &pruned)
-                    .ok_or("lmcut-pyperplan is not registered")?;
-                let l_pyperplan: Vec<f64> =
-                    planner::label::replay(&pruned, &plan)?.iter().map(|s| lmcut_pyperplan.evaluate(s)).collect();
                 for s in label_with(domain, &problem, &plan, Definitions::Pyperplan)? {
                     let h = |k: &str| s.heuristics.get(k).copied().flatten().map_or("inf".into(), |v| v.to_string());
                     writeln!(
@@ -82,7 +78,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         h("lmcut"),
                         h("hmax"),
                         s.atoms.join(";"),
-                        l_pyperplan[s.step as usize]
+                        h("lmcut-pyperplan")
                     )?;
                 }
                 break;

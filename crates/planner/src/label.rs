@@ -1,5 +1,6 @@
 //! Labelled states for learning: every state along an optimal plan, with
-//! h*, the value of every registered heuristic ([`heuristics::ALL`]) and the
+//! h*, the value of every registered heuristic ([`heuristics::registered`]:
+//! ours and the authors' pyperplan definitions) and the
 //! relaxed-plan features the learners read, and the state's atoms (static
 //! ones included) as names.
 
@@ -80,8 +81,9 @@ pub fn label(domain: &str, problem: &str, plan: &[String]) -> Result<Vec<Labelle
 /// [`label`], with the relaxed-plan features (the linear model's hFF and
 /// deletes) by `features`' definitions: [`Definitions::Pyperplan`] is what the
 /// authors' training data holds (`generate_datum.py:276-300`, pyperplan's
-/// `calc_h_with_plan` on each plan state). The heuristics' values stay ours
-/// (Fast Downward's, as their labels' are).
+/// `calc_h_with_plan` on each plan state). The heuristics' values are every
+/// registered heuristic's under its own name either way (`lmcut` is Fast
+/// Downward's, as their labels' is; `lmcut-pyperplan` pyperplan's).
 pub fn label_with(
     domain: &str,
     problem: &str,
@@ -92,8 +94,11 @@ pub fn label_with(
     let full = load(domain, problem, false)?;
     let states = replay(&pruned, plan)?;
     let full_states = replay(&full, plan)?;
+    // One heuristic object per instance, evaluated in plan order:
+    // pyperplan's LM-cut keeps operator data from one state to the next, so
+    // its values depend on that order (as in the authors' runs).
     let mut hs: Vec<(&str, Box<dyn Heuristic>)> =
-        heuristics::ALL.iter().map(|h| (h.name, (h.build)(&pruned))).collect();
+        heuristics::registered().map(|h| (h.name, (h.build)(&pruned))).collect();
     let mut ours = RelaxedPlanFeatures::new(&pruned);
     let mut theirs = (features == Definitions::Pyperplan).then(|| PyperplanFeatures::new(&pruned));
     let n = plan.len() as u64;
@@ -149,11 +154,11 @@ mod tests {
         assert_eq!(states.len(), plan.len() + 1);
         for s in &states {
             let names: Vec<&str> = s.heuristics.keys().map(String::as_str).collect();
-            let mut registered = heuristics::NAMES.to_vec();
+            let mut registered: Vec<&str> = heuristics::registered().map(|h| h.name).collect();
             registered.sort();
             assert_eq!(names, registered);
             let h_star = s.h_star as f64;
-            for h in heuristics::ALL {
+            for h in heuristics::registered() {
                 let v = s.value(h.name).unwrap_or_else(|| panic!("{} is a dead end on a plan", h.name));
                 assert!(!h.admissible || v <= h_star, "{} {v} > h* {h_star}", h.name);
             }

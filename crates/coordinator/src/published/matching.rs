@@ -314,6 +314,15 @@ fn bound_free(c: &Config, metric: &str) -> bool {
         && (matches!(metric, "mse" | "nll") || c.estimate.as_deref() == Some("N"))
 }
 
+/// The pyperplan counterpart of a bound (`lmcut` -> `lmcut-pyperplan`): the
+/// authors' truncated-Gaussian runs read pyperplan's LM-cut as l
+/// (`docs/reproduction-linear-test.md`), so a row of ours bounded by it
+/// stands for their `lmcut` cell where no row bounded by Fast Downward's is.
+fn pyperplan_counterpart(bound: &str) -> Option<String> {
+    let name = format!("{bound}-pyperplan");
+    jobs::grid::Bound::new(&name).ok().map(|b| b.name().to_string())
+}
+
 /// Our row (its index) for a published configuration, or why there is none;
 /// `checkpoint`: a row of that checkpoint only ([`Columns::checkpoint`]).
 fn find(
@@ -346,6 +355,11 @@ fn find(
     }
     let bound = |i: usize| cols.text(&report.rows[i], "bound");
     if let Some(&i) = candidates.iter().find(|&&i| bound(i) == c.bound.as_deref()) {
+        return Ok(i);
+    }
+    // Their l computed as their code computes it stands for their l.
+    let theirs_as_code = c.bound.as_deref().and_then(pyperplan_counterpart);
+    if let Some(&i) = candidates.iter().find(|&&i| theirs_as_code.is_some() && bound(i) == theirs_as_code.as_deref()) {
         return Ok(i);
     }
     if bound_free(c, metric) {
@@ -626,6 +640,31 @@ mod tests {
         assert_eq!(c.by_domain.keys().collect::<Vec<_>>(), ["gripper"]);
         let (mse, nll) = (&c.by_metric["mse"], &c.by_metric["nll"]);
         assert_eq!((mse.compared, mse.within, nll.compared, nll.within), (5, 4, 4, 2));
+    }
+
+    /// Our TN bounded by pyperplan's LM-cut stands for their `lmcut` TN, and
+    /// our row bounded by Fast Downward's LM-cut wins where both exist.
+    #[test]
+    fn a_pyperplan_bound_stands_for_theirs_where_ours_has_none() {
+        let bound_at = |r: &Report| r.columns.iter().position(|c| c == "bound").unwrap();
+        let mut ours = accuracy();
+        let at = bound_at(&ours);
+        ours.rows[1][at] = Cell::Text(Some("lmcut-pyperplan".into()));
+        let c = compare(&ijcai24(), &ours, &Filter::default(), None).unwrap();
+        let tn = cell(&c, "4", Some("truncated"), None, "mse");
+        assert_eq!(tn.ours.as_ref().map(|o| o.mean), Some(1.0));
+        assert_eq!(tn.verdict, Verdict::Outside);
+        let mut both = accuracy();
+        let mut pyperplan = both.rows[1].clone();
+        pyperplan[at] = Cell::Text(Some("lmcut-pyperplan".into()));
+        let mse = both.columns.iter().position(|c| c == "mse_mean").unwrap();
+        pyperplan[mse] = Cell::Num(Some(3.7));
+        both.rows.insert(1, pyperplan);
+        let c = compare(&ijcai24(), &both, &Filter::default(), None).unwrap();
+        assert_eq!(cell(&c, "4", Some("truncated"), None, "mse").ours.as_ref().map(|o| o.mean), Some(1.0));
+        // hmax has no pyperplan counterpart: nothing stands for it.
+        assert_eq!(pyperplan_counterpart("hmax"), None);
+        assert_eq!(pyperplan_counterpart("lmcut").as_deref(), Some("lmcut-pyperplan"));
     }
 
     #[test]

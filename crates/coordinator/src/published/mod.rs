@@ -20,7 +20,9 @@
 //! - *Matching*: every axis equal. The bound may differ only where the value
 //!   does not depend on it: a Gaussian's MSE and NLL, and planning with the
 //!   Gaussian's unclipped mean (estimate N); there the row with the same bound
-//!   is preferred, then one without a bound, then any.
+//!   is preferred, then one without a bound, then any. Where no row has
+//!   their bound, one bounded by its pyperplan counterpart stands for it
+//!   (`lmcut-pyperplan` for `lmcut`: the l their truncated-Gaussian runs read).
 //! - *Verdict*: with their std s > 0, z = (ours - mean) / s and ours is
 //!   within when |z| <= 2. Where they printed a std of 0 or none (hFF and
 //!   hLMcut, ratios printed as 1 or 0, linear planning's ±0) there is no z,

@@ -25,8 +25,8 @@
 //! Nothing else names it. From the registry it is then:
 //! - usable by `hfarm plan --heuristic myh`, listed by `hfarm heuristics`,
 //!   and accepted in grids' `baselines.heuristics`;
-//! - computed for every labelled state (`label::label` evaluates all of
-//!   [`ALL`]; the farm stores the values by name, in
+//! - computed for every labelled state (`label::label` evaluates every
+//!   [`registered`] heuristic, [`ALL`] and [`PYPERPLAN`]; the farm stores the values by name, in
 //!   `labelled_states.heuristics`, so no column or migration is needed);
 //! - accepted as a residual base (`learning.residuals`, a model's
 //!   `residual`): every registered heuristic may be one
@@ -222,12 +222,14 @@ pub const NAMES: &[&str] = &NAME_ARRAY;
 /// The authors' planning-time heuristics (IBM/pddlsl computes l, the
 /// residual and the linear model's features during search with pyperplan's
 /// hFF and LM-cut, `experiments/plan.py:34-49`), registered beside ours under
-/// their own names. They are not in [`ALL`]: labels, like the authors'
-/// training data, carry Fast Downward's definitions, so these are looked up
-/// by name ([`info`], [`by_name`]) for planning and baselines but are not
-/// labelled, and the learner roles ([`LowerBound`], [`ResidualBase`]) do not
-/// accept them (a model trained on `lmcut` plans with `lmcut-pyperplan`
-/// through [`pyperplan_counterpart`]).
+/// their own names. They are not in [`ALL`] (the list users pick ours from,
+/// and [`NAMES`]), but every labelled state carries their values too, and
+/// the learner roles accept them: the authors' truncated-Gaussian runs read
+/// pyperplan's LM-cut as l (`docs/reproduction-linear-test.md`, "Their
+/// truncated-Gaussian cells read pyperplan's LM-cut as l"), which
+/// `bounds = ["lmcut-pyperplan"]` reproduces. A model trained on `lmcut`
+/// plans with `lmcut-pyperplan` under [`Definitions::Pyperplan`] through
+/// [`pyperplan_counterpart`].
 pub static PYPERPLAN: &[&HeuristicInfo] = &[&pyperplan_ff::FF_PYPERPLAN, &pyperplan_lmcut::LMCUT_PYPERPLAN];
 
 /// Every registered heuristic: [`ALL`], then [`PYPERPLAN`].
@@ -238,11 +240,6 @@ pub fn registered() -> impl Iterator<Item = &'static HeuristicInfo> {
 /// A registered heuristic's descriptor by name ([`ALL`] or [`PYPERPLAN`]).
 pub fn info(name: &str) -> Option<&'static HeuristicInfo> {
     registered().find(|h| h.name == name)
-}
-
-/// A labelled heuristic's descriptor by name ([`ALL`] only).
-fn labelled_info(name: &str) -> Option<&'static HeuristicInfo> {
-    ALL.iter().copied().find(|h| h.name == name)
 }
 
 /// The pyperplan version of a heuristic of ours, as the authors' planning
@@ -267,13 +264,13 @@ pub fn by_name(name: &str, task: &Task) -> Option<Box<dyn Heuristic>> {
 
 /// The names of the heuristics that may bound ([`HeuristicInfo::can_bound`]).
 pub fn bound_names() -> Vec<&'static str> {
-    ALL.iter().filter(|h| h.can_bound()).map(|h| h.name).collect()
+    registered().filter(|h| h.can_bound()).map(|h| h.name).collect()
 }
 
 /// The names of the heuristics that may be residual bases
 /// ([`HeuristicInfo::can_residual`]).
 pub fn residual_names() -> Vec<&'static str> {
-    ALL.iter().filter(|h| h.can_residual()).map(|h| h.name).collect()
+    registered().filter(|h| h.can_residual()).map(|h| h.name).collect()
 }
 
 /// A registered heuristic in one of the roles a learner gives heuristics,
@@ -290,7 +287,7 @@ macro_rules! role {
             /// why not and lists the names that are accepted.
             pub fn new(name: &str) -> Result<$ty, String> {
                 let accepted = || $names().join(", ");
-                match labelled_info(name) {
+                match info(name) {
                     Some(h) if h.$allowed() => Ok($ty(h)),
                     Some(_) => Err(format!($refusal, name, accepted())),
                     None => Err(format!("unknown heuristic `{name}`; expected one of {}", accepted())),
@@ -413,10 +410,11 @@ mod tests {
         }
         assert_eq!(NAMES, names().collect::<Vec<_>>());
         assert_eq!(NAMES, ["blind", "goalcount", "hmax", "hadd", "ff", "lmcut"]);
-        let admissible: Vec<_> = ALL.iter().filter(|h| h.admissible).map(|h| h.name).collect();
-        assert_eq!(admissible, ["blind", "hmax", "lmcut"]);
+        let admissible: Vec<_> = registered().filter(|h| h.admissible).map(|h| h.name).collect();
+        assert_eq!(admissible, ["blind", "hmax", "lmcut", "lmcut-pyperplan"]);
         assert_eq!(bound_names(), admissible);
-        assert_eq!(residual_names(), NAMES);
+        let every: Vec<_> = registered().map(|h| h.name).collect();
+        assert_eq!(residual_names(), every);
         assert!(info("fancy").is_none() && by_name("fancy", &task).is_none());
         let pyperplan: Vec<_> = PYPERPLAN.iter().map(|h| h.name).collect();
         assert_eq!(pyperplan, ["ff-pyperplan", "lmcut-pyperplan"]);
@@ -436,11 +434,11 @@ mod tests {
         assert_eq!("hmax".parse::<LowerBound>().unwrap().name(), "hmax");
         assert_eq!(
             LowerBound::new("hadd").unwrap_err(),
-            "`hadd` is not admissible, so it cannot bound the truncated Gaussian; expected one of blind, hmax, lmcut"
+            "`hadd` is not admissible, so it cannot bound the truncated Gaussian; expected one of blind, hmax, lmcut, lmcut-pyperplan"
         );
         assert_eq!(
             LowerBound::new("fancy").unwrap_err(),
-            "unknown heuristic `fancy`; expected one of blind, hmax, lmcut"
+            "unknown heuristic `fancy`; expected one of blind, hmax, lmcut, lmcut-pyperplan"
         );
         for name in NAMES {
             assert_eq!(ResidualBase::new(name).unwrap().name(), *name);
@@ -448,12 +446,11 @@ mod tests {
         assert!(ResidualBase::new("none").unwrap_err().starts_with("unknown heuristic `none`; expected one of blind,"));
         assert_eq!(LowerBound::new("lmcut").unwrap(), lmcut);
         assert!(LowerBound::new("blind").unwrap() < lmcut, "ordered by name");
-        // Labels carry no pyperplan values, so no role takes them.
-        assert_eq!(
-            LowerBound::new("lmcut-pyperplan").unwrap_err(),
-            "unknown heuristic `lmcut-pyperplan`; expected one of blind, hmax, lmcut"
-        );
-        assert!(ResidualBase::new("ff-pyperplan").is_err());
+        // Labels carry pyperplan's values too, so the roles take them by
+        // their own names (admissibility as declared).
+        assert_eq!(LowerBound::new("lmcut-pyperplan").unwrap().name(), "lmcut-pyperplan");
+        assert!(LowerBound::new("ff-pyperplan").unwrap_err().starts_with("`ff-pyperplan` is not admissible"));
+        assert_eq!(ResidualBase::new("ff-pyperplan").unwrap().name(), "ff-pyperplan");
     }
 
     #[test]
