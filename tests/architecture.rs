@@ -345,6 +345,78 @@ fn the_unsafe_list_names_every_file_that_uses_unsafe() {
     assert_eq!(listed, used, "ARCHITECTURE.md's unsafe bullet (left) vs the files that use unsafe (right)");
 }
 
+/// The job kinds' names that appear quoted on a line of code: `"plan"` (a
+/// Rust literal, JSON in one too) or `'plan'` (SQL in a Rust string); none
+/// on a comment line, and none where the name is part of a longer word.
+fn kind_literals<'a>(line: &str, names: &[&'a str]) -> Vec<&'a str> {
+    let code = line.trim_start();
+    if code.starts_with("//") {
+        return vec![];
+    }
+    names.iter().copied().filter(|n| code.contains(&format!("\"{n}\"")) || code.contains(&format!("'{n}'"))).collect()
+}
+
+/// The experiment kinds' modules and the prefix of their job kinds' names: a
+/// file named after one (`worker/src/kinds/likely.rs`) is its kinds' own.
+const EXPERIMENT_KIND_MODULES: [(&str, &str); 2] = [("likely", "puzzle_"), ("graphlearn", "graph_")];
+
+/// Literals that are a kind's name by accident, as (file under `crates/`,
+/// the line's code): another thing spelled alike.
+const KIND_WORD_CLASHES: &[(&str, &str)] = &[
+    // An artifact's kind (a generate job's optimal plan), not a job kind.
+    ("schema/src/export.rs", "pub const PLAN: &'static str = \"plan\";"),
+];
+
+/// A job kind is named once, by `jobs::JobKind` (issue 26): `schema` and
+/// `worker` say `JobKind::X` (in SQL, a bound `JobKind::X.as_str()`), never
+/// the name in quotes, except in the kind's own module (`kinds/plan.rs`;
+/// `kinds/likely.rs` for `puzzle_*`). Tests, which come last in a file, may.
+#[test]
+fn job_kind_names_are_spelled_only_by_their_own_module() {
+    let names: Vec<&str> = jobs::JobKind::ALL.iter().map(|k| k.as_str()).collect();
+    let crates = root().join("crates");
+    let mut found = vec![];
+    for krate in ["schema", "worker"] {
+        let mut files = vec![];
+        rust_files(&crates.join(krate).join("src"), &mut files);
+        assert!(!files.is_empty(), "no sources under crates/{krate}/src");
+        for f in files {
+            let rel = f.strip_prefix(&crates).unwrap().to_string_lossy().into_owned();
+            let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
+            let owns = |name: &str| {
+                name == stem || EXPERIMENT_KIND_MODULES.iter().any(|(m, prefix)| stem == *m && name.starts_with(prefix))
+            };
+            let text = std::fs::read_to_string(&f).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                if line.trim_start().starts_with("#[cfg(test)]") {
+                    break;
+                }
+                if KIND_WORD_CLASHES.contains(&(rel.as_str(), line.trim())) {
+                    continue;
+                }
+                for name in kind_literals(line, &names).into_iter().filter(|n| !owns(n)) {
+                    found.push(format!("{rel}:{}: {name:?}: {}", i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a job kind's name outside its own module (say `JobKind::X`, or bind `JobKind::X.as_str()` in SQL):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_kind_name_gate_sees_kind_names() {
+    let names = ["plan", "draw", "train"];
+    assert_eq!(kind_literals(r#"            Some("train") => {"#, &names), ["train"]);
+    assert_eq!(kind_literals("         WHEN d.kind = 'draw' THEN ' did not draw'", &names), ["draw"]);
+    assert_eq!(kind_literals(r##"    let s = r#"{"kind":"plan","domain":"x"}"#;"##, &names), ["plan"]);
+    assert!(kind_literals(r#"    // as "plan" jobs do"#, &names).is_empty());
+    assert!(kind_literals(r#"    let s = "a plan"; let t = "trained"; let u = "plans";"#, &names).is_empty());
+}
+
 /// Every crate's top-level modules (`src/NAME.rs`, `src/NAME/mod.rs`), by the
 /// files on disk.
 fn top_level_modules() -> Vec<(String, String)> {

@@ -312,8 +312,67 @@ pub async fn import(pool: &PgPool, tables: Vec<(String, TableData)>) -> Result<I
             }
         }
     }
+    // After `job_inputs`: a job's class reads its inputs (a learned plan's model).
+    fill_cost_classes(&mut tx, out.experiment).await?;
     tx.commit().await?;
     Ok(out)
+}
+
+/// Gives the experiment's jobs that have no cost class (imported from an
+/// export made before migration 0026, which has no such columns) the class
+/// submission gives them: `jobs::class::JobClass::of_all` over the
+/// experiment's jobs, whose inputs are all among them. A spec this build
+/// cannot read keeps its class empty, as before.
+async fn fill_cost_classes(tx: &mut PgConnection, experiment: Uuid) -> Result<(), DbError> {
+    let missing: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM experiment_jobs e JOIN jobs j ON j.key = e.job
+                        WHERE e.experiment = $1 AND (j.cost_group IS NULL OR j.cost_units IS NULL))",
+    )
+    .bind(experiment)
+    .fetch_one(&mut *tx)
+    .await?;
+    if !missing {
+        return Ok(());
+    }
+    let rows: Vec<(String, serde_json::Value, Vec<String>)> = sqlx::query_as(
+        "SELECT j.key, j.spec,
+                coalesce((SELECT array_agg(i.input ORDER BY i.position) FROM job_inputs i WHERE i.job = j.key),
+                         '{}')
+         FROM experiment_jobs e JOIN jobs j ON j.key = e.job
+         WHERE e.experiment = $1",
+    )
+    .bind(experiment)
+    .fetch_all(&mut *tx)
+    .await?;
+    let all: Vec<jobs::Job> = rows
+        .into_iter()
+        .filter_map(|(key, spec, inputs)| {
+            let spec = serde_json::from_value::<jobs::JobSpec>(spec).ok()?;
+            Some(jobs::Job { key: jobs::JobKey(key), spec, inputs: inputs.into_iter().map(jobs::JobKey).collect() })
+        })
+        .collect();
+    let classes = jobs::class::JobClass::of_all(&all);
+    let mut key = Vec::with_capacity(all.len());
+    let (mut group, mut units, mut cap_s) = (vec![], vec![], vec![]);
+    for (job, class) in all.iter().zip(classes) {
+        key.push(job.key.as_str());
+        group.push(class.group);
+        units.push(class.units);
+        cap_s.push(class.cap_s);
+    }
+    // Only the empty ones: a class this farm stored already stays.
+    sqlx::query(
+        "UPDATE jobs j SET cost_group = c.cost_group, cost_units = c.cost_units, cost_cap_s = c.cost_cap_s
+         FROM unnest($1::text[], $2::text[], $3::float8[], $4::float8[]) AS c(key, cost_group, cost_units, cost_cap_s)
+         WHERE j.key = c.key AND (j.cost_group IS NULL OR j.cost_units IS NULL)",
+    )
+    .bind(&key)
+    .bind(&group)
+    .bind(&units)
+    .bind(&cap_s)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 /// Copies a file's rows into a temporary copy of its table (dropped at
@@ -548,5 +607,77 @@ mod tests {
         assert_eq!(super::header(b"job,step,\"we\"\"ird\"\n1,2,3\n").unwrap(), ["job", "step", "we\"ird"]);
         assert!(super::header(b"job,step").is_err());
         assert!(super::header(b"job,,step\n").is_err());
+    }
+
+    /// An export's tables kept in memory: (table, CSV, rows).
+    #[derive(Default)]
+    struct Memory(Vec<(String, Vec<u8>, u64)>);
+
+    impl super::Sink for Memory {
+        fn begin(&mut self, table: &str) -> std::io::Result<()> {
+            self.0.push((table.to_string(), vec![], 0));
+            Ok(())
+        }
+        fn write(&mut self, chunk: &[u8]) -> std::io::Result<()> {
+            self.0.last_mut().unwrap().1.extend_from_slice(chunk);
+            Ok(())
+        }
+        fn end(&mut self, rows: u64) -> std::io::Result<()> {
+            self.0.last_mut().unwrap().2 = rows;
+            Ok(())
+        }
+    }
+
+    /// An export made before migration 0026 has no cost columns; its jobs
+    /// come in with the class submission gives them (`JobClass::of_all`).
+    #[tokio::test]
+    async fn jobs_imported_without_a_cost_class_get_the_one_submission_gives() {
+        use jobs::class::JobClass;
+        let (a, b) = (crate::testing::TestDatabase::create().await, crate::testing::TestDatabase::create().await);
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../grids/quick.toml")).unwrap();
+        let grid = jobs::grid::Grid::parse(&text, "quick.toml").unwrap();
+        let all = jobs::expand::expand(&grid).jobs;
+        let e = crate::create_experiment(&a.pool, &grid.name, "", &text).await.unwrap();
+        crate::submit_jobs(&a.pool, e, &all, false).await.unwrap();
+        // The farm that made the export had no such columns yet.
+        sqlx::query("ALTER TABLE jobs DROP COLUMN cost_group, DROP COLUMN cost_units, DROP COLUMN cost_cap_s")
+            .execute(&a.pool)
+            .await
+            .unwrap();
+        let mut sink = Memory::default();
+        super::export(&a.pool, e, false, &mut sink).await.unwrap().unwrap();
+        let tables = sink
+            .0
+            .into_iter()
+            .map(|(table, csv, rows)| {
+                let csv: Box<dyn std::io::Read + Send> = Box::new(std::io::Cursor::new(csv));
+                (format!("{table}.csv"), super::TableData { table, csv, rows })
+            })
+            .collect();
+        let imported = super::import(&b.pool, tables).await.unwrap();
+        assert_eq!(imported.jobs_new as usize, all.len());
+
+        type Class = (Option<String>, Option<f64>, Option<f64>);
+        type Stored = (String, Option<String>, Option<f64>, Option<f64>);
+        let stored: Vec<Stored> = sqlx::query_as("SELECT key, cost_group, cost_units, cost_cap_s FROM jobs")
+            .fetch_all(&b.pool)
+            .await
+            .unwrap();
+        let stored: std::collections::HashMap<String, Class> =
+            stored.into_iter().map(|(k, g, u, c)| (k, (g, u, c))).collect();
+        assert_eq!(stored.len(), all.len());
+        let classes = JobClass::of_all(&all);
+        for (j, c) in all.iter().zip(&classes) {
+            let want: Class = (Some(c.group.clone()), Some(c.units), c.cap_s);
+            assert_eq!(stored[j.key.as_str()], want, "{} job {}", c.kind, j.key);
+        }
+        // What reads a job's inputs was read: learned plans priced by their
+        // model, and plans behind a reserve draw taking no units.
+        let plans = || all.iter().zip(&classes).filter(|(j, _)| j.spec.kind() == jobs::JobKind::Plan);
+        let learned = |j: &jobs::Job| {
+            matches!(&j.spec, jobs::JobSpec::Plan { heuristic: jobs::spec::PlanHeuristic::Learned { .. }, .. })
+        };
+        assert!(plans().any(|(j, c)| learned(j) && !c.group.is_empty()), "no learned plan priced by its model");
+        assert!(plans().any(|(_, c)| c.units == 0.0), "no plan behind a reserve draw");
     }
 }

@@ -74,7 +74,7 @@ pub async fn skip_unrunnable(pool: &PgPool) -> Result<u64, DbError> {
             "UPDATE jobs j SET status = 'skipped', finished_at = now(),
                     last_error = 'skipped: input ' || (
                         SELECT d.key || CASE WHEN d.status = 'skipped' THEN ' was skipped'
-                                             WHEN d.kind = 'draw' THEN ' did not draw its slot into the planning sample'
+                                             WHEN d.kind = $1 THEN ' did not draw its slot into the planning sample'
                                              ELSE ' has no instance' END
                         FROM job_inputs i JOIN jobs d ON d.key = i.input
                         WHERE i.job = j.key AND {MISSING_REQUIRED} ORDER BY i.position LIMIT 1)
@@ -82,6 +82,8 @@ pub async fn skip_unrunnable(pool: &PgPool) -> Result<u64, DbError> {
                AND EXISTS (SELECT 1 FROM job_inputs i JOIN jobs d ON d.key = i.input
                            WHERE i.job = j.key AND {MISSING_REQUIRED})"
         ))
+        // The kind's name from the vocabulary, not a second spelling of it in SQL.
+        .bind(JobKind::Draw.as_str())
         .execute(pool)
         .await?
         .rows_affected();
@@ -244,7 +246,7 @@ pub enum Together {
 /// companion `j` must satisfy against the first job's row `f`
 /// (`f.inputs`: its inputs in order).
 struct Rule {
-    kind: &'static str,
+    kind: JobKind,
     shared: &'static str,
     first: &'static str,
     companion: &'static str,
@@ -254,14 +256,14 @@ impl Together {
     fn rule(self) -> Rule {
         match self {
             Together::Training => Rule {
-                kind: "train",
+                kind: JobKind::Train,
                 shared: "spec - 'seed' - 'distribution' - 'bound' - 'residual'",
                 first: "NOT EXISTS (SELECT 1 FROM checkpoints WHERE job = $1)",
                 companion: "(SELECT array_agg(input ORDER BY position) FROM job_inputs WHERE job = j.key) = f.inputs
                             AND NOT EXISTS (SELECT 1 FROM checkpoints k WHERE k.job = j.key)",
             },
             Together::Planning => Rule {
-                kind: "plan",
+                kind: JobKind::Plan,
                 shared: "spec",
                 first: "TRUE",
                 companion: "(SELECT input FROM job_inputs WHERE job = j.key AND position = 0) = f.inputs[1]",
@@ -286,11 +288,11 @@ pub async fn claim_companions(
         "WITH f AS (
              SELECT key, {shared} AS shared,
                     (SELECT array_agg(input ORDER BY position) FROM job_inputs WHERE job = jobs.key) AS inputs
-             FROM jobs WHERE key = $1 AND kind = '{kind}' AND worker = $2 AND status = 'running'
+             FROM jobs WHERE key = $1 AND kind = $5 AND worker = $2 AND status = 'running'
                AND {first_rule}),
          c AS (
              SELECT j.key FROM jobs j, f
-             WHERE j.status = 'queued' AND j.kind = '{kind}' AND j.key <> f.key
+             WHERE j.status = 'queued' AND j.kind = $5 AND j.key <> f.key
                AND j.{shared} = f.shared
                AND {companion}
              ORDER BY j.key LIMIT $4
@@ -304,6 +306,7 @@ pub async fn claim_companions(
     .bind(worker)
     .bind(lease_s)
     .bind(limit)
+    .bind(kind.as_str())
     .fetch_all(pool)
     .await?;
     let mut out = vec![];

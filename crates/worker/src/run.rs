@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use jobs::grid::Model;
 use jobs::spec::Lane;
-use jobs::Resource;
+use jobs::{JobKind, Resource};
 use outage::Outage;
 use queue::Queue;
 use schema::lifecycle::{self, Claimed, Together};
@@ -400,12 +400,16 @@ impl Slot {
     async fn companions(&mut self, claimed: &Claimed) -> (Together, Vec<Claimed>) {
         let cfg = &self.shared.cfg;
         let field = |name: &str| claimed.spec.get(name).and_then(|v| v.as_str());
-        let (together, size) = match field("kind") {
+        // The kind by the vocabulary's names; one this build does not know runs alone.
+        let kind = field("kind").and_then(|k| k.parse::<JobKind>().ok());
+        let (together, size) = match kind {
             // A model the registry does not know fails when its job runs, alone.
-            Some("train") => {
+            Some(JobKind::Train) => {
                 (Together::Training, field("model").and_then(Model::by_name).map_or(1, |m| cfg.train_group.size(m)))
             }
-            Some("plan") if claimed.spec.pointer("/heuristic/source").and_then(|v| v.as_str()) == Some("learned") => {
+            Some(JobKind::Plan)
+                if claimed.spec.pointer("/heuristic/source").and_then(|v| v.as_str()) == Some("learned") =>
+            {
                 (Together::Planning, cfg.plan_group)
             }
             _ => (Together::Training, 1),
