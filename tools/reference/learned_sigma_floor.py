@@ -17,14 +17,13 @@ differ from ours.
 Needs: numpy, scipy; cargo (the planner's plan_state_features example).
 """
 
-import csv
 import sys
 
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from linear_floor import REPO, SEEDS, plan_states
+from linear_floor import SEEDS, plan_states, their_runs
 
 LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 
@@ -48,20 +47,6 @@ def fit(x, y, res):
     return lambda xt, rt: terms(w, np.c_[xt, np.ones(len(xt))], *rt)
 
 
-def published(domain):
-    out = {}
-    with open(f"{REPO}/reports/published/pddlsl-runs-test.csv") as f:
-        rows = list(csv.reader(line for line in f if not line.startswith("#")))
-    head = rows[0]
-    for r in rows[1:]:
-        d = dict(zip(head, r))
-        if (d["model"], d["domain"], d["dist"], d["sigma"], d["l"], d["train_size"]) == (
-                "RR", domain, "gaussian", "learn", "lmcut", "400"):
-            out.setdefault(d["res"], []).append([float(d[k]) for k in (
-                "best_mse_T_mse", "best_mse_T_nll", "best_nll_T_mse", "best_nll_T_nll")])
-    return {k: np.array(v) for k, v in out.items()}
-
-
 def main():
     domain = sys.argv[1]
     out = sys.argv[2] if len(sys.argv) > 2 else f"/tmp/tn-lower-bound-{domain}"
@@ -72,7 +57,8 @@ def main():
     x = np.array([[float(v) for v in r[4:8]] for r in rows])
     res_ff = np.array([float(r[8]) for r in rows])
     tr, te = seed <= train, seed <= test
-    pub = published(domain)
+    pub = their_runs(domain, "gaussian", "learn",
+                     ["best_mse_T_mse", "best_mse_T_nll", "best_nll_T_mse", "best_nll_T_nll"])
     print(f"{domain}: {len(y)} plan states ({te.sum()} in the test split); Gaussian, learned sigma")
     print("residual | fitted on | test MSE | test NLL | theirs best-MSE ckpt: MSE | NLL | best-NLL ckpt: MSE | NLL")
     for res_name, res in (("zero", np.zeros(len(y))), ("ff", res_ff)):

@@ -55,17 +55,26 @@ def native_features(out, domain, name, rows):
     os.remove(tmp)
 
 
-def published(domain):
+def their_runs(domain, dist, sigma, columns):
+    """The authors' linear runs (model RR, l = lmcut, 400 training
+    instances) of one distribution and sigma on the `test` split, from
+    `reports/published/pddlsl-runs-test.csv`: {residual: array [runs, columns]}."""
     out = {}
     with open(f"{REPO}/reports/published/pddlsl-runs-test.csv") as f:
-        rows = [r for r in csv.reader(line for line in f if not line.startswith("#"))]
+        rows = list(csv.reader(line for line in f if not line.startswith("#")))
     head = rows[0]
     for r in rows[1:]:
         d = dict(zip(head, r))
         if (d["model"], d["domain"], d["dist"], d["sigma"], d["l"], d["train_size"]) == (
-            "RR", domain, "gaussian", "fixed", "lmcut", "400"):
-            out.setdefault(d["res"], []).append(float(d["best_mse_T_mse"]))
-    return {k: (np.mean(v), np.std(v, ddof=1)) for k, v in out.items()}
+                "RR", domain, dist, sigma, "lmcut", "400"):
+            out.setdefault(d["res"], []).append([float(d[c]) for c in columns])
+    return {k: np.array(v) for k, v in out.items()}
+
+
+def published(domain):
+    """Their Gaussian fixed-sigma best-MSE test MSE: {residual: (mean, std)}."""
+    runs = their_runs(domain, "gaussian", "fixed", ["best_mse_T_mse"])
+    return {k: (v[:, 0].mean(), v[:, 0].std(ddof=1)) for k, v in runs.items()}
 
 
 def plan_states(domain, out):

@@ -72,7 +72,6 @@ example; `--reuse` reads an existing OUT instead); the IBM/pddlsl mirror
 """
 
 import argparse
-import csv
 import os
 import subprocess
 import sys
@@ -82,7 +81,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, log_ndtr
 
-from linear_floor import HERE, REPO, SEEDS, plan_states
+from linear_floor import HERE, SEEDS, plan_states, their_runs
 
 SIGMA = 0.5 ** -0.5  # model_wrapper.py:20, default_sigma
 EPS = 0.1  # constants.py: the open bound's margin
@@ -116,19 +115,6 @@ def fit(x, y, l, res, learn_sigma=False):
     p0 = np.r_[w, np.zeros(n - 1), c0]
     p = minimize(lambda p: tn_terms(a @ p[:n] + res, y, l, sig(p[n:], a))[0].mean(), p0, method="L-BFGS-B").x
     return lambda xt, rt: (np.c_[xt, np.ones(len(xt))] @ p[:n] + rt, sig(p[n:], np.c_[xt, np.ones(len(xt))]))
-
-
-def published(domain, sigma):
-    out = {}
-    with open(f"{REPO}/reports/published/pddlsl-runs-test.csv") as f:
-        rows = list(csv.reader(line for line in f if not line.startswith("#")))
-    head = rows[0]
-    for r in rows[1:]:
-        d = dict(zip(head, r))
-        if (d["model"], d["domain"], d["dist"], d["sigma"], d["l"], d["train_size"]) == (
-                "RR", domain, "truncated", sigma, "lmcut", "400"):
-            out.setdefault(d["res"], []).append((float(d["best_mse_T_mse"]), float(d["best_mse_T_nll"])))
-    return {k: np.array(v) for k, v in out.items()}
 
 
 def native_run(out, domain, names, run, aslr, grounding):
@@ -176,7 +162,7 @@ def main():
     l_fd = np.array([float(r[9]) for r in rows])
     l_pinned = np.array([float(r[12]) for r in rows])
     tr, te = seed <= train, seed <= test
-    pub = published(domain, args.sigma)
+    pub = their_runs(domain, "truncated", args.sigma, ["best_mse_T_mse", "best_mse_T_nll"])
     names = list(dict.fromkeys(r[0] for r in rows))
     print(f"{domain}: {len(names)} instances, {len(y)} plan states ({te.sum()} in the test split); "
           f"pinned pyperplan LM-cut differs from Fast Downward's on {(l_pinned != l_fd).sum()} "
