@@ -34,7 +34,8 @@ pub struct Args {
     /// Only this model (linear, nlm, hgn): the appendix's per-model tables.
     #[arg(long)]
     pub model: Option<String>,
-    /// Only this lower bound (an admissible heuristic: lmcut, hmax, blind, ...).
+    /// Only this lower bound (an admissible heuristic: lmcut, hmax, blind, ...; the paper's grids
+    /// bound by lmcut-pyperplan, the l the authors' truncated-Gaussian runs read).
     #[arg(long)]
     pub bound: Option<String>,
     /// Only this residual (none, or a heuristic: ff, lmcut, ...).
