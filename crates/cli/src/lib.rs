@@ -127,3 +127,33 @@ pub fn main<M: Models>() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every argument of every subcommand says what it is in `--help`
+    /// (clap's own --help and --version aside): the arguments' names, in
+    /// `command path: argument` form, that have none.
+    fn without_help(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if matches!(id, "help" | "version") || arg.is_hide_set() {
+                continue;
+            }
+            if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                out.push(format!("{path}: {id}"));
+            }
+        }
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            without_help(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    #[test]
+    fn every_argument_has_help_text() {
+        let mut missing = vec![];
+        without_help(&super::Cli::command(), "hfarm", &mut missing);
+        assert!(missing.is_empty(), "{} arguments without help text:\n{}", missing.len(), missing.join("\n"));
+    }
+}

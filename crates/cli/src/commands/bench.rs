@@ -80,6 +80,7 @@ impl Suite {
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// What to measure (each value's help says how and against what).
     #[arg(value_enum)]
     pub which: Which,
     /// Suite folder (default: benchmarks/astar-lmcut or benchmarks/gbfs-ff).

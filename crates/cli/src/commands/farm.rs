@@ -20,6 +20,7 @@ pub struct Database {
 
 #[derive(clap::Args)]
 pub struct SubmitArgs {
+    /// The grid file (TOML: grids/quick.toml, grids/ijcai24.toml, ...).
     pub grid: PathBuf,
     /// Expand and count without recording anything.
     #[arg(long)]
@@ -33,6 +34,7 @@ pub struct SubmitArgs {
     /// where this farm has measured nothing alike).
     #[arg(long, value_name = "FILE")]
     pub rates: Vec<PathBuf>,
+    /// One JSON object: the experiment's id, jobs per kind, projected cost, new and reused jobs.
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -69,7 +71,10 @@ pub struct ServeArgs {
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum Class {
+    /// Every job that needs no GPU: generation, labelling, evaluation, classical and linear
+    /// search, puzzles, graphs.
     Cpu,
+    /// Training and the relational models' learned searches (on CPU when the machine has none).
     Gpu,
 }
 
@@ -81,6 +86,7 @@ pub enum IsolationArg {
 
 #[derive(clap::Args)]
 pub struct WorkerArgs {
+    /// Which queue the worker pulls from.
     #[arg(long, value_enum, default_value = "cpu")]
     pub class: Class,
     /// Jobs run at once.

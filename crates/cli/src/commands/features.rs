@@ -10,7 +10,9 @@ use subgraphs::Counter;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The PDDL domain file.
     pub domain: PathBuf,
+    /// The PDDL problem file.
     pub problem: PathBuf,
     /// Largest feature graph, in vertices (1 to 6).
     #[arg(long)]

@@ -10,8 +10,12 @@ use planner::state::initial_state;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The PDDL domain file.
     pub domain: PathBuf,
+    /// The PDDL problem file.
     pub problem: PathBuf,
+    /// One JSON object: every registered heuristic's value by name (null at a dead end) and the
+    /// linear model's relaxed-plan features.
     #[arg(long)]
     pub json: bool,
 }

@@ -11,7 +11,9 @@ use planner::search::{astar, gbfs, gbfs_pddlsl, Limits, SearchResult};
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum SearchKind {
+    /// A*: optimal with an admissible heuristic (ties to lower h, then first in).
     Astar,
+    /// Eager greedy best-first search (first in first out among equal h).
     Gbfs,
     /// GBFS counted as the IJCAI 2024 authors' code counts it (goal test on
     /// generation, every successor evaluated, reopening).
@@ -25,13 +27,17 @@ fn heuristic_names() -> PossibleValuesParser {
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The PDDL domain file.
     pub domain: PathBuf,
+    /// The PDDL problem file.
     pub problem: PathBuf,
+    /// The search.
     #[arg(long, value_enum, default_value = "astar")]
     pub search: SearchKind,
     /// The classical heuristic.
     #[arg(long, default_value = "lmcut", value_parser = heuristic_names())]
     pub heuristic: String,
+    /// Give up after this many heuristic evaluations (the paper's budget: 10000).
     #[arg(long)]
     pub max_evaluations: Option<u64>,
     /// Wall-clock limit for the search, in seconds.
@@ -43,6 +49,7 @@ pub struct Args {
     /// Write the plan here in IPC format.
     #[arg(long)]
     pub plan_file: Option<PathBuf>,
+    /// One JSON object: status, cost, plan, expansions, evaluations, search_time_s, ...
     #[arg(long)]
     pub json: bool,
 }

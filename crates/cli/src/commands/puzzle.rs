@@ -82,6 +82,7 @@ pub struct SolveArgs {
 
 #[derive(clap::Args)]
 pub struct GenerateArgs {
+    /// The domain: 8-puzzle, 15-puzzle, 24-puzzle, WxH-puzzle, N-pancake, N-blocksworld.
     pub domain: String,
     /// Moves in each walk.
     #[arg(long)]
@@ -99,6 +100,7 @@ pub struct GenerateArgs {
 
 #[derive(clap::Args)]
 pub struct PdbArgs {
+    /// The domain: 8-puzzle, 15-puzzle, 24-puzzle, WxH-puzzle, N-pancake, N-blocksworld.
     pub domain: String,
     /// A pattern: items separated by commas, ranges allowed (1,2,3 or 1-7). Repeat for several.
     #[arg(long)]
@@ -118,6 +120,7 @@ pub struct BenchArgs {
     /// The heuristic, as for `solve` (Korf's 100 with Manhattan distance takes hours; pdb takes seconds).
     #[arg(long, default_value = "pdb")]
     pub heuristic: String,
+    /// idastar (the paper's search) or astar.
     #[arg(long, default_value = "idastar")]
     pub search: String,
     /// The set: korf100 (15-puzzle), korf-felner24 or korf-taylor24 (24-puzzle); NAME:A-B for some of it.

@@ -8,8 +8,11 @@ use planner::{pddl, plan, read_text, validate};
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The PDDL domain file.
     pub domain: PathBuf,
+    /// The PDDL problem file.
     pub problem: PathBuf,
+    /// The plan, one action per line in IPC format (`(pick ball1 rooma left)`; `;` starts a comment).
     pub plan: PathBuf,
 }
 

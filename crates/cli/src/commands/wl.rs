@@ -72,6 +72,7 @@ impl TrainOpts {
 
 #[derive(clap::Args)]
 pub struct TrainArgs {
+    /// The PDDL domain file of the training problems.
     #[arg(long)]
     pub domain: PathBuf,
     /// Training problem files.
@@ -90,9 +91,12 @@ pub struct TrainArgs {
 
 #[derive(clap::Args)]
 pub struct PlanArgs {
+    /// A model written by `hfarm wl train` (JSON).
     #[arg(long)]
     pub model: PathBuf,
+    /// The PDDL domain file.
     pub domain: PathBuf,
+    /// The PDDL problem file.
     pub problem: PathBuf,
     /// Wall-clock limit of the search, in seconds.
     #[arg(long, default_value_t = 60.0)]
@@ -145,12 +149,16 @@ pub struct RunArgs {
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
+    /// A model written by `hfarm wl train` or `wl run --model-out` (JSON).
     #[arg(long)]
     pub model: PathBuf,
+    /// The folder of the track's archives.
     #[arg(long, default_value = "benchmarks/ipc2023-learning")]
     pub benchmark: PathBuf,
+    /// A track domain (blocksworld, childsnack, ferry, ...).
     #[arg(long)]
     pub domain: String,
+    /// The test band whose problems give the states: easy, medium or hard.
     #[arg(long, default_value = "easy")]
     pub band: String,
     /// States per test problem (a seeded random walk from its initial state).

@@ -45,6 +45,7 @@ pub struct LearnArgs {
     /// `quantile` plans with y^alpha (the paper's method); `mean` plans with yhat (the tables' N/A rows).
     #[arg(long, default_value = "quantile")]
     pub model: String,
+    /// The run's seed (networks' initial weights, task walks, batches).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Tiny settings (few tasks, small networks) instead of the paper's: for trying it out.
@@ -65,6 +66,7 @@ pub struct LearnArgs {
 
 #[derive(clap::Args)]
 pub struct TestArgs {
+    /// The puzzle the checkpoint was trained on.
     pub domain: String,
     /// A checkpoint written by `hfarm puzzle learn`.
     #[arg(long)]
@@ -88,6 +90,7 @@ pub struct TestArgs {
     /// Seconds per test task and rule (the paper: none).
     #[arg(long)]
     pub time_limit: Option<f64>,
+    /// Nodes IDA* may generate per test task and rule.
     #[arg(long)]
     pub max_generated: Option<u64>,
     #[command(flatten)]
