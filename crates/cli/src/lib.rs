@@ -74,6 +74,11 @@ pub enum Command {
     Worker(commands::farm::WorkerArgs),
     /// The paper's result tables (or training curves) of an experiment.
     Report(commands::report::Args),
+    /// Print a shell completion script (e.g. `hfarm completions bash > ~/.local/share/bash-completion/completions/hfarm`).
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
     /// A worker's child process: runs isolated job tasks read from stdin.
     #[command(hide = true)]
     JobProcess,
@@ -117,6 +122,14 @@ pub fn main<M: Models>() -> ExitCode {
         Command::Serve(a) => commands::farm::serve(a),
         Command::Worker(a) => M::worker(a),
         Command::Report(a) => commands::report::run(a),
+        Command::Completions { shell } => {
+            // Into a buffer first: clap_complete panics when its writer fails (a closed pipe).
+            let mut script = vec![];
+            clap_complete::generate(shell, &mut <Cli as clap::CommandFactory>::command(), "hfarm", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout(), &script)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(anyhow::Error::from)
+        }
         Command::JobProcess => return M::job_process(),
     };
     match result {
@@ -147,6 +160,21 @@ mod tests {
         }
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
             without_help(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    /// The bash script offers every visible subcommand.
+    #[test]
+    fn completions_cover_every_subcommand() {
+        let mut cmd = super::Cli::command();
+        let mut script = vec![];
+        clap_complete::generate(clap_complete::Shell::Bash, &mut cmd, "hfarm", &mut script);
+        let script = String::from_utf8(script).expect("the script is text");
+        let names: Vec<String> =
+            cmd.get_subcommands().filter(|s| !s.is_hide_set()).map(|s| s.get_name().to_string()).collect();
+        assert!(names.len() > 20, "{names:?}");
+        for name in names {
+            assert!(script.contains(&format!("hfarm,{name})")), "{name} missing");
         }
     }
 
