@@ -276,6 +276,22 @@ impl Projection {
     }
 }
 
+/// Seconds until work `left` (per resource class) is done on the live
+/// workers' slots of each class (`slots`), the classes working side by side;
+/// `Err(class)` when a class with work left has no live slot, so no time can
+/// be given. Nothing left: 0.
+pub fn eta(left: &BTreeMap<Resource, f64>, slots: impl Fn(Resource) -> i64) -> Result<f64, Resource> {
+    let mut eta: f64 = 0.0;
+    for (&class, seconds) in left {
+        let n = slots(class);
+        if n <= 0 {
+            return Err(class);
+        }
+        eta = eta.max(seconds / n as f64);
+    }
+    Ok(eta)
+}
+
 /// Seconds of work left per resource class: the experiment's unfinished
 /// jobs (`schema::metrics::remaining`) at the model's rates.
 pub fn remaining_seconds(rows: &[schema::metrics::Remaining], model: &CostModel) -> BTreeMap<Resource, f64> {
@@ -318,6 +334,17 @@ mod tests {
 
     fn grid(text: &str) -> Vec<Job> {
         jobs::expand::expand(&Grid::parse(text, "g.toml").unwrap()).jobs
+    }
+
+    /// The slowest class decides; a class with work and no live slot gives no time.
+    #[test]
+    fn eta_is_the_slowest_class_over_its_slots() {
+        let left = BTreeMap::from([(Resource::Cpu, 600.0), (Resource::Gpu, 100.0)]);
+        let slots = |cpu: i64, gpu: i64| move |c: Resource| if c == Resource::Cpu { cpu } else { gpu };
+        assert_eq!(eta(&left, slots(4, 1)), Ok(150.0));
+        assert_eq!(eta(&left, slots(12, 1)), Ok(100.0));
+        assert_eq!(eta(&left, slots(4, 0)), Err(Resource::Gpu));
+        assert_eq!(eta(&BTreeMap::new(), slots(0, 0)), Ok(0.0));
     }
 
     /// Every model in the registry is priced from figures of its own in

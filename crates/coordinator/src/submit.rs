@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use jobs::expand::expand;
 use jobs::grid::Grid;
-use jobs::JobKind;
+use jobs::{JobKind, Resource};
 
 use crate::cost::CostModel;
 use schema::{PgPool, StatusCounts, Uuid};
@@ -79,6 +79,15 @@ pub async fn status(pool: &PgPool, experiment: Uuid) -> Result<StatusReport, Sub
     let jobs = schema::status_counts(pool, experiment).await?;
     let by_kind = schema::experiments::kind_status_counts(pool, experiment).await?;
     Ok(StatusReport { experiment, name, jobs, by_kind })
+}
+
+/// The experiment's unfinished jobs priced by the cost model
+/// ([`cost_model`], as `hfarm submit --dry-run` prices them): seconds of
+/// work left per resource class, for [`crate::cost::eta`].
+pub async fn work_left(pool: &PgPool, experiment: Uuid) -> Result<BTreeMap<Resource, f64>, schema::DbError> {
+    let rows = schema::metrics::remaining(pool, experiment).await?;
+    let (model, _) = cost_model(Some(pool)).await;
+    Ok(crate::cost::remaining_seconds(&rows, &model))
 }
 
 /// The cost model calibrated on the farm's finished jobs where the database

@@ -251,12 +251,18 @@ pub fn status(a: StatusArgs) -> Result<ExitCode> {
         let pool = schema::connect(&a.db.database_url).await?;
         let id = resolve(&pool, &a.experiment.experiment).await?;
         let deadline = a.timeout.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));
+        // The bar's estimate, refreshed every 10 s: pricing the unfinished jobs reads them all.
+        let mut eta: Option<(std::time::Instant, String)> = None;
         loop {
             let report = coordinator::status(&pool, id).await?;
             let done = report.jobs.active() == 0;
             let timed_out = !done && deadline.is_some_and(|d| std::time::Instant::now() >= d);
             if live {
-                print!("\r{}\x1b[K", progress_bar(&report));
+                if !done && eta.as_ref().is_none_or(|(at, _)| at.elapsed().as_secs() >= 10) {
+                    eta = Some((std::time::Instant::now(), eta_text(&pool, id).await?));
+                }
+                let eta = if done { "" } else { eta.as_ref().map_or("", |(_, text)| text.as_str()) };
+                print!("\r{}  {eta}\x1b[K", progress_bar(&report));
                 std::io::stdout().flush()?;
                 if done || timed_out {
                     println!();
@@ -276,6 +282,29 @@ pub fn status(a: StatusArgs) -> Result<ExitCode> {
             tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
         }
     })
+}
+
+/// The estimate the dashboard shows (`coordinator::cost::eta`: the unfinished
+/// jobs priced by the cost model over the live workers' slots), or which
+/// worker class the experiment waits for.
+async fn eta_text(pool: &PgPool, id: Uuid) -> Result<String> {
+    let left = coordinator::submit::work_left(pool, id).await?;
+    let live = schema::workers::live_by_class(pool, coordinator::api::LIVE_AFTER_S).await?;
+    let slots = |class: jobs::Resource| live.iter().find(|w| w.class == class.as_str()).map_or(0, |w| w.slots);
+    Ok(match coordinator::cost::eta(&left, slots) {
+        Ok(seconds) => format!("ETA {}", duration_text(seconds)),
+        Err(class) => format!("waiting: no live {} worker", class.as_str()),
+    })
+}
+
+/// 3h 05m, 12m 40s, 40s.
+fn duration_text(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match (s / 3600, s % 3600 / 60, s % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, s) => format!("{m}m {s:02}s"),
+        (h, m, _) => format!("{h}h {m:02}m"),
+    }
 }
 
 /// 0 when no job died, [`EXIT_DEAD`] when some did, [`EXIT_TIMED_OUT`] when a
@@ -519,6 +548,12 @@ mod tests {
     use schema::JobStatus;
 
     use super::*;
+
+    #[test]
+    fn durations_read_at_a_glance() {
+        let texts: Vec<String> = [0.0, 40.4, 760.0, 11_100.0, -3.0].into_iter().map(duration_text).collect();
+        assert_eq!(texts, ["0s", "40s", "12m 40s", "3h 05m", "0s"]);
+    }
 
     /// The commands as `hfarm` will wire them (`Command` in lib.rs).
     #[derive(clap::Parser)]

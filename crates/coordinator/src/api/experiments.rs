@@ -148,34 +148,19 @@ async fn experiment(State(s): State<AppState>, Path(id): Path<Uuid>) -> ApiResul
 /// `cache.rs` says: a pass over the unfinished jobs.
 static WORK_LEFT: Cache<Uuid, BTreeMap<Resource, f64>> = Cache::new();
 
-/// The experiment's unfinished jobs priced by the cost model (`cost`, the
-/// model `hfarm submit --dry-run` uses, calibrated on the farm's finished
-/// jobs): seconds of work per resource class.
-async fn work_left(pool: &schema::PgPool, id: Uuid) -> Result<BTreeMap<Resource, f64>, ApiError> {
-    let rows = schema::metrics::remaining(pool, id).await?;
-    let (model, _) = crate::submit::cost_model(Some(pool)).await;
-    Ok(crate::cost::remaining_seconds(&rows, &model))
-}
-
-/// Seconds until the experiment's unfinished jobs are done: their work
-/// left per resource class over the live workers' slots of that class;
+/// Seconds until the experiment's unfinished jobs are done
+/// ([`crate::cost::eta`] over [`crate::submit::work_left`], which is cached);
 /// None while a class with work left has no live worker. Nothing left: 0.
 async fn eta(s: &AppState, id: Uuid, active: bool) -> Result<Option<f64>, ApiError> {
     if !active {
         return Ok(Some(0.0));
     }
     let pool = s.pool.clone();
-    let left = WORK_LEFT.get(id, move || async move { work_left(&pool, id).await }).await?;
+    let left =
+        WORK_LEFT.get(id, move || async move { Ok::<_, ApiError>(crate::submit::work_left(&pool, id).await?) }).await?;
     let live = schema::workers::live_by_class(&s.pool, super::workers::LIVE_AFTER_S).await?;
-    let mut eta: f64 = 0.0;
-    for (class, seconds) in left.iter() {
-        let slots = live.iter().find(|w| w.class == class.as_str()).map_or(0, |w| w.slots);
-        if slots == 0 {
-            return Ok(None);
-        }
-        eta = eta.max(seconds / slots as f64);
-    }
-    Ok(Some(eta))
+    let slots = |class: Resource| live.iter().find(|w| w.class == class.as_str()).map_or(0, |w| w.slots);
+    Ok(crate::cost::eta(&left, slots).ok())
 }
 
 /// Which of an experiment's jobs a bulk action takes.

@@ -33,6 +33,7 @@ use crate::state::AppState;
 
 pub use error::ApiError;
 pub use limits::{MAX_BODY_BYTES, MAX_LIMIT, MAX_URI_BYTES};
+pub use workers::LIVE_AFTER_S;
 
 /// Every route of the server with its documentation.
 fn routes() -> OpenApiRouter<AppState> {
