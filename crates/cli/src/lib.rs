@@ -2,7 +2,8 @@
 //!
 //! Each subcommand lives in `commands/`; this file only parses arguments and
 //! maps errors to exit codes (0 success, 1 a negative answer such as an
-//! invalid plan, 2 bad input).
+//! invalid plan or a dead job, 2 bad input, [`EXIT_UNREACHABLE`] a server
+//! that did not answer).
 //!
 //! Why two binaries: loading libtorch costs about 0.3-0.6 s before `main`
 //! runs (its static initialisers register thousands of operators), which
@@ -84,6 +85,23 @@ pub enum Command {
     JobProcess,
 }
 
+/// The exit status of a command that failed because PostgreSQL or Redis
+/// was unreachable: not the user's input (2), and worth retrying.
+pub const EXIT_UNREACHABLE: u8 = 3;
+
+/// The exit status of a failed command: [`EXIT_UNREACHABLE`] when a cause in
+/// its chain is a server outage, else 2 (bad input).
+fn failure_code(e: &anyhow::Error) -> u8 {
+    let outage = |c: &(dyn std::error::Error + 'static)| {
+        schema::is_outage_cause(c) || c.downcast_ref::<queue::RedisError>().is_some_and(queue::is_outage)
+    };
+    if e.chain().any(outage) {
+        EXIT_UNREACHABLE
+    } else {
+        2
+    }
+}
+
 /// The commands that need libtorch: [`main`] hands them to `M`.
 pub trait Models {
     /// `hfarm worker`: a worker runs training, evaluation and learned plan jobs.
@@ -136,7 +154,7 @@ pub fn main<M: Models>() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(failure_code(&e))
         }
     }
 }
@@ -161,6 +179,27 @@ mod tests {
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
             without_help(sub, &format!("{path} {}", sub.get_name()), out);
         }
+    }
+
+    /// A server that did not answer is exit 3 wherever it sits in the chain;
+    /// anything else a command refuses is bad input, 2.
+    #[test]
+    fn an_unreachable_server_is_not_bad_input() {
+        use anyhow::Context;
+        let refused = || std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let db = schema::DbError::Connect { url: "postgres://x".into(), source: sqlx_io(refused()) };
+        assert_eq!(super::failure_code(&anyhow::Error::from(db)), super::EXIT_UNREACHABLE);
+        let deep = Err::<(), _>(schema::DbError::Query(sqlx_io(refused()))).context("listing experiments").unwrap_err();
+        assert_eq!(super::failure_code(&deep), super::EXIT_UNREACHABLE);
+        let redis = anyhow::Error::from(queue::RedisError::from(refused())).context("cannot connect to Redis");
+        assert_eq!(super::failure_code(&redis), super::EXIT_UNREACHABLE);
+        let decode = anyhow::Error::from(schema::DbError::Decode("kind".into()));
+        assert_eq!(super::failure_code(&decode), 2);
+        assert_eq!(super::failure_code(&anyhow::anyhow!("no experiment named x")), 2);
+    }
+
+    fn sqlx_io(e: std::io::Error) -> sqlx::Error {
+        sqlx::Error::Io(e)
     }
 
     /// The bash script offers every visible subcommand.

@@ -88,7 +88,7 @@ async fn status_wait_says_by_its_exit_status_whether_jobs_died_or_time_ran_out()
     let out = hfarm(&["cancel", &id, "--json"], &db.url);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = hfarm(&["status", "smoke", "--wait", "--json"], &db.url);
-    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "a dead job: {}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((v["jobs"]["dead"].as_i64(), v["jobs"]["cancelled"].as_i64()), (Some(1), Some(87)), "{v}");
 

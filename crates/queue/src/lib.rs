@@ -8,6 +8,13 @@
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::AsyncCommands;
+pub use redis::RedisError;
+
+/// Whether a Redis error says the server was unreachable or went away
+/// (refused, dropped, timed out) rather than refusing what was asked.
+pub fn is_outage(e: &RedisError) -> bool {
+    e.is_io_error() || e.is_connection_refusal() || e.is_connection_dropped() || e.is_timeout()
+}
 
 /// Pushes and inspects queues over one shared (multiplexed, reconnecting) connection.
 #[derive(Clone)]

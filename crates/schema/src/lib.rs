@@ -70,22 +70,30 @@ impl DbError {
     /// shutting down, restarting, no free connection in time) rather than
     /// refusing what was asked: an outage to wait out, not a job's fault.
     pub fn is_outage(&self) -> bool {
-        let e = match self {
-            DbError::Connect { .. } => return true,
-            DbError::Query(e) => e,
-            DbError::Migrate(sqlx::migrate::MigrateError::Execute(e)) => e,
-            _ => return false,
-        };
-        match e {
-            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::WorkerCrashed => {
-                true
-            }
-            sqlx::Error::Protocol(_) | sqlx::Error::Tls(_) => true,
-            // Class 08: connection exception; 57P01-57P03: the server is
-            // shutting down, crashed, or not accepting connections yet.
-            sqlx::Error::Database(d) => d.code().is_some_and(|c| c.starts_with("08") || c.starts_with("57P")),
+        match self {
+            DbError::Connect { .. } => true,
+            DbError::Query(e) => sqlx_outage(e),
+            DbError::Migrate(sqlx::migrate::MigrateError::Execute(e)) => sqlx_outage(e),
             _ => false,
         }
+    }
+}
+
+/// Whether an error in a chain says the server was unreachable ([`DbError::is_outage`]):
+/// a [`DbError`], or the `sqlx::Error` under a wrapper that forwards its source.
+pub fn is_outage_cause(e: &(dyn std::error::Error + 'static)) -> bool {
+    e.downcast_ref::<DbError>().is_some_and(DbError::is_outage)
+        || e.downcast_ref::<sqlx::Error>().is_some_and(sqlx_outage)
+}
+
+fn sqlx_outage(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Protocol(_) | sqlx::Error::Tls(_) => true,
+        // Class 08: connection exception; 57P01-57P03: the server is
+        // shutting down, crashed, or not accepting connections yet.
+        sqlx::Error::Database(d) => d.code().is_some_and(|c| c.starts_with("08") || c.starts_with("57P")),
+        _ => false,
     }
 }
 

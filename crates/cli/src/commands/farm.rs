@@ -240,7 +240,7 @@ async fn connect_waiting(db: &Database, redis: &Redis) -> Result<(schema::PgPool
     let queue = outage::until_connected(
         &format!("redis at {redis_at}"),
         || queue::Queue::connect(&redis.redis_url, &redis.redis_prefix),
-        |e| e.is_io_error() || e.is_connection_refusal() || e.is_connection_dropped() || e.is_timeout(),
+        queue::is_outage,
     )
     .await
     .with_context(|| format!("cannot connect to Redis at {redis_at}"))?;

@@ -41,13 +41,13 @@ pub struct ListArgs {
 
 /// Exit codes of `hfarm status`: 0 when nothing died; these otherwise (1 is
 /// any error, 2 a usage error, as clap exits).
-pub const EXIT_DEAD: u8 = 3;
+pub const EXIT_DEAD: u8 = 1;
 pub const EXIT_TIMED_OUT: u8 = 4;
 
 #[derive(clap::Args)]
-#[command(after_help = "Exit status: 0; 3 when some job of the experiment is dead (out of attempts: `hfarm retry` \
-    sends it back); 4 when --wait's --timeout ran out first; 1 on any other error (the database unreachable, \
-    no such experiment); 2 on a usage error.")]
+#[command(after_help = "Exit status: 0; 1 when some job of the experiment is dead (out of attempts: `hfarm retry` \
+    sends it back); 2 on bad input (a usage error, no such experiment); 3 when PostgreSQL is unreachable; 4 when \
+    --wait's --timeout ran out first.")]
 pub struct StatusArgs {
     #[command(flatten)]
     pub experiment: Experiment,
