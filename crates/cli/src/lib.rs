@@ -187,19 +187,15 @@ mod tests {
     fn an_unreachable_server_is_not_bad_input() {
         use anyhow::Context;
         let refused = || std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
-        let db = schema::DbError::Connect { url: "postgres://x".into(), source: sqlx_io(refused()) };
+        let db = schema::DbError::Connect { url: "postgres://x".into(), source: refused().into() };
         assert_eq!(super::failure_code(&anyhow::Error::from(db)), super::EXIT_UNREACHABLE);
-        let deep = Err::<(), _>(schema::DbError::Query(sqlx_io(refused()))).context("listing experiments").unwrap_err();
+        let deep = Err::<(), _>(schema::DbError::Query(refused().into())).context("listing experiments").unwrap_err();
         assert_eq!(super::failure_code(&deep), super::EXIT_UNREACHABLE);
         let redis = anyhow::Error::from(queue::RedisError::from(refused())).context("cannot connect to Redis");
         assert_eq!(super::failure_code(&redis), super::EXIT_UNREACHABLE);
         let decode = anyhow::Error::from(schema::DbError::Decode("kind".into()));
         assert_eq!(super::failure_code(&decode), 2);
         assert_eq!(super::failure_code(&anyhow::anyhow!("no experiment named x")), 2);
-    }
-
-    fn sqlx_io(e: std::io::Error) -> sqlx::Error {
-        sqlx::Error::Io(e)
     }
 
     /// The bash script offers every visible subcommand.
