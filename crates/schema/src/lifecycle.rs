@@ -194,13 +194,49 @@ pub async fn claim_many(
 /// slot's), so the job runs again and keeps one result. Completions, which
 /// carry results, stay synchronous.
 pub struct Claimer {
+    conn: Kept,
+}
+
+/// A pooled connection kept between uses ([`Claimer`], [`Finisher`]):
+/// taken from the pool on first use, `setup` run once on it, and dropped
+/// after an error so that the next use starts on a fresh one.
+struct Kept {
     pool: PgPool,
     conn: Option<sqlx::pool::PoolConnection<sqlx::Postgres>>,
+    setup: Option<&'static str>,
+}
+
+impl Kept {
+    fn new(pool: &PgPool, setup: Option<&'static str>) -> Kept {
+        Kept { pool: pool.clone(), conn: None, setup }
+    }
+
+    async fn get(&mut self) -> Result<&mut sqlx::pool::PoolConnection<sqlx::Postgres>, DbError> {
+        let conn = match self.conn.take() {
+            Some(conn) => conn,
+            None => {
+                let mut conn = self.pool.acquire().await?;
+                if let Some(setup) = self.setup {
+                    sqlx::Executor::execute(&mut *conn, setup).await?;
+                }
+                conn
+            }
+        };
+        Ok(self.conn.insert(conn))
+    }
+
+    /// Passes `r` on, forgetting the connection if it failed.
+    fn check<T>(&mut self, r: Result<T, DbError>) -> Result<T, DbError> {
+        if r.is_err() {
+            self.conn = None;
+        }
+        r
+    }
 }
 
 impl Claimer {
     pub fn new(pool: &PgPool) -> Claimer {
-        Claimer { pool: pool.clone(), conn: None }
+        Claimer { conn: Kept::new(pool, Some("SET synchronous_commit TO off")) }
     }
 
     /// [`claim_many`] on the kept connection (made anew after an error).
@@ -212,17 +248,8 @@ impl Claimer {
         if wanted.is_empty() {
             return Ok(vec![]);
         }
-        if self.conn.is_none() {
-            let mut conn = self.pool.acquire().await?;
-            sqlx::Executor::execute(&mut *conn, "SET synchronous_commit TO off").await?;
-            self.conn = Some(conn);
-        }
-        let conn = self.conn.as_mut().expect("connected above");
-        let r = claim_many(conn, wanted, lease_s).await;
-        if r.is_err() {
-            self.conn = None;
-        }
-        r
+        let r = claim_many(self.conn.get().await?, wanted, lease_s).await;
+        self.conn.check(r)
     }
 }
 
@@ -446,13 +473,12 @@ pub async fn finish_many(tx: &mut PgConnection, done: &[(String, String)]) -> Re
 /// them all succeeded is its own transaction, and it commits synchronously:
 /// no `BEGIN`, no savepoint, no separate `COMMIT`.
 pub struct Finisher {
-    pool: PgPool,
-    conn: Option<sqlx::pool::PoolConnection<sqlx::Postgres>>,
+    conn: Kept,
 }
 
 impl Finisher {
     pub fn new(pool: &PgPool) -> Finisher {
-        Finisher { pool: pool.clone(), conn: None }
+        Finisher { conn: Kept::new(pool, None) }
     }
 
     /// [`finish_many`] in a transaction of its own on the kept connection
@@ -461,15 +487,8 @@ impl Finisher {
         if done.is_empty() {
             return Ok(vec![]);
         }
-        let conn = match &mut self.conn {
-            Some(conn) => conn,
-            None => self.conn.insert(self.pool.acquire().await?),
-        };
-        let r = finish_many(conn, done).await;
-        if r.is_err() {
-            self.conn = None;
-        }
-        r
+        let r = finish_many(self.conn.get().await?, done).await;
+        self.conn.check(r)
     }
 }
 
