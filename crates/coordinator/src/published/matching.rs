@@ -319,8 +319,8 @@ fn bound_free(c: &Config, metric: &str) -> bool {
 /// (`docs/reproduction-linear-test.md`), so a row of ours bounded by it
 /// stands for their `lmcut` cell where no row bounded by Fast Downward's is.
 fn pyperplan_counterpart(bound: &str) -> Option<String> {
-    let name = format!("{bound}-pyperplan");
-    jobs::grid::Bound::new(&name).ok().map(|b| b.name().to_string())
+    let counterpart = jobs::grid::Bound::new(bound).ok()?.pyperplan_counterpart()?;
+    Some(counterpart.name().to_string())
 }
 
 /// Our row (its index) for a published configuration, or why there is none;

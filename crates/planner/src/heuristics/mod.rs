@@ -378,6 +378,14 @@ role!(
     "`{}` is not admissible, so it cannot bound the truncated Gaussian; expected one of {}"
 );
 
+impl LowerBound {
+    /// The same bound as the authors' pyperplan computes it
+    /// ([`pyperplan_counterpart`]: `lmcut` -> `lmcut-pyperplan`), if it differs.
+    pub fn pyperplan_counterpart(self) -> Option<LowerBound> {
+        pyperplan_counterpart(self.name()).and_then(|h| LowerBound::new(h.name).ok())
+    }
+}
+
 role!(
     /// A registered heuristic whose value a model learns a residual on,
     /// mu = delta_mu + h(s) (`"ff"` in grids, job specs and model
@@ -451,6 +459,8 @@ mod tests {
         assert_eq!(LowerBound::new("lmcut-pyperplan").unwrap().name(), "lmcut-pyperplan");
         assert!(LowerBound::new("ff-pyperplan").unwrap_err().starts_with("`ff-pyperplan` is not admissible"));
         assert_eq!(ResidualBase::new("ff-pyperplan").unwrap().name(), "ff-pyperplan");
+        let counterpart = |b: &str| LowerBound::new(b).unwrap().pyperplan_counterpart().map(LowerBound::name);
+        assert_eq!((counterpart("lmcut"), counterpart("hmax")), (Some("lmcut-pyperplan"), None));
     }
 
     #[test]
