@@ -187,7 +187,7 @@ mod tests {
     fn an_unreachable_server_is_not_bad_input() {
         use anyhow::Context;
         let refused = || std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
-        let db = schema::DbError::Connect { url: "postgres://x".into(), source: refused().into() };
+        let db = schema::DbError::Connect { url: "postgres://x".into(), cause: refused().into() };
         assert_eq!(super::failure_code(&anyhow::Error::from(db)), super::EXIT_UNREACHABLE);
         let deep = Err::<(), _>(schema::DbError::Query(refused().into())).context("listing experiments").unwrap_err();
         assert_eq!(super::failure_code(&deep), super::EXIT_UNREACHABLE);

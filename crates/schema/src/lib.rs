@@ -6,7 +6,7 @@
 //! is a [`JobStatus`], never a string. Map:
 //! [`experiments`] (submit, progress) · [`lifecycle`] (a job's transitions)
 //! · [`bulk`] (an experiment's jobs at once: retry, cancel, priority) ·
-//! [`detail`] (one job, fully) · [`workers`] · [`results`] (what each job
+//! [`detail`] (one job, fully) · [`joblogs`] (each attempt's own log) · [`workers`] · [`results`] (what each job
 //! kind stores, in the finishing transaction) · [`likely`] and [`graphlearn`] (what the other seeds'
 //! experiment kinds store) · [`slots`] (slots left without an instance) · [`training`] (curves and checkpoints, written while a
 //! train job runs) · [`listing`] (the API's job list) · [`matrix`] (the
@@ -20,6 +20,7 @@ pub mod detail;
 pub mod experiments;
 pub mod export;
 pub mod graphlearn;
+pub mod joblogs;
 pub mod lifecycle;
 pub mod likely;
 pub mod listing;
@@ -47,8 +48,10 @@ pub type Transaction = sqlx::Transaction<'static, sqlx::Postgres>;
 /// A database problem, with what we were doing.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    #[error("cannot connect to PostgreSQL at {url}: {source}")]
-    Connect { url: String, source: sqlx::Error },
+    /// Says why in its own message; `cause` is not the error's source, so
+    /// that a chain printed whole (`{:#}`) does not say it twice.
+    #[error("cannot connect to PostgreSQL at {url}: {cause}")]
+    Connect { url: String, cause: sqlx::Error },
     #[error("applying migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// The database holds migrations this build does not know: a newer
@@ -71,7 +74,8 @@ impl DbError {
     /// refusing what was asked: an outage to wait out, not a job's fault.
     pub fn is_outage(&self) -> bool {
         match self {
-            DbError::Connect { .. } => true,
+            // Refused, reset, timed out: wait; a wrong password or database name: say so.
+            DbError::Connect { cause, .. } => sqlx_outage(cause),
             DbError::Query(e) => sqlx_outage(e),
             DbError::Migrate(sqlx::migrate::MigrateError::Execute(e)) => sqlx_outage(e),
             _ => false,
@@ -100,13 +104,22 @@ fn sqlx_outage(e: &sqlx::Error) -> bool {
 /// The embedded migrations of `schema/migrations`.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
-/// Connects and brings the schema up to date.
+/// Connects and brings the schema up to date. A server that refuses the
+/// connection is an error at once: the pool alone would retry a refused
+/// connection until its 30 s acquire timeout (sqlx reads it as a server
+/// starting up), and say only that it timed out. Who must wait for a
+/// server to come up (`hfarm serve`, `hfarm worker`) retries this with
+/// backoff (`outage::until_connected`).
 pub async fn connect(url: &str) -> Result<PgPool, DbError> {
+    use sqlx::Connection;
+    let probe = sqlx::PgConnection::connect(url).await.map_err(|cause| DbError::Connect { url: redact(url), cause })?;
+    // Closed politely (a dropped one is an "unexpected EOF" in the server's log).
+    let _ = probe.close().await;
     let pool = PgPoolOptions::new()
         .max_connections(16)
         .connect(url)
         .await
-        .map_err(|source| DbError::Connect { url: redact(url), source })?;
+        .map_err(|cause| DbError::Connect { url: redact(url), cause })?;
     MIGRATOR.run(&pool).await.map_err(|e| match e {
         sqlx::migrate::MigrateError::VersionMissing(v) => {
             DbError::NewerSchema(v, MIGRATOR.iter().map(|m| m.version).max().unwrap_or(0))
@@ -124,19 +137,19 @@ pub async fn connect_read_only(url: &str, timeout_s: f64) -> Result<PgPool, DbEr
         .acquire_timeout(std::time::Duration::from_secs_f64(timeout_s))
         .connect(url)
         .await
-        .map_err(|source| DbError::Connect { url: redact(url), source })
+        .map_err(|cause| DbError::Connect { url: redact(url), cause })
 }
 
 /// Like [`connect`], but creates the database first if the server does not
 /// have it yet (a new user's first `hfarm submit`).
 pub async fn connect_creating(url: &str) -> Result<PgPool, DbError> {
     match connect(url).await {
-        Err(DbError::Connect { source: sqlx::Error::Database(e), .. }) if e.code().as_deref() == Some("3D000") => {
+        Err(DbError::Connect { cause: sqlx::Error::Database(e), .. }) if e.code().as_deref() == Some("3D000") => {
             let (server, name) = split_database(url);
             use sqlx::{Connection, Executor};
             let mut admin = sqlx::PgConnection::connect(&format!("{server}/postgres{}", query_part(url)))
                 .await
-                .map_err(|source| DbError::Connect { url: redact(url), source })?;
+                .map_err(|cause| DbError::Connect { url: redact(url), cause })?;
             let quoted = format!("\"{}\"", name.replace('"', "\"\""));
             admin.execute(format!("CREATE DATABASE {quoted}").as_str()).await?;
             connect(url).await

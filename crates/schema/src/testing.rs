@@ -83,7 +83,7 @@ impl TestDatabase {
         let name = database_name(prefix);
         let mut conn = PgConnection::connect(&admin)
             .await
-            .map_err(|source| crate::DbError::Connect { url: crate::redact(&admin), source })?;
+            .map_err(|cause| crate::DbError::Connect { url: crate::redact(&admin), cause })?;
         conn.execute(format!("CREATE DATABASE {name}").as_str()).await?;
         let url = match admin.rfind('/') {
             Some(i) if admin[..i].contains("://") && i > admin.find("://").unwrap_or(0) + 2 => {
@@ -95,7 +95,7 @@ impl TestDatabase {
             .max_connections(16)
             .connect(&url)
             .await
-            .map_err(|source| crate::DbError::Connect { url: crate::redact(&url), source })?;
+            .map_err(|cause| crate::DbError::Connect { url: crate::redact(&url), cause })?;
         Ok(TestDatabase { name, url, pool })
     }
 }
