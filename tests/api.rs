@@ -637,6 +637,26 @@ async fn bulk_actions_and_one_job_in_full() {
     assert!(job["dependents_total"].as_i64().unwrap() > 0, "a generate job feeds labels and plans: {job}");
     let (st, short) = call(&app, "GET", &format!("/api/jobs/{}", &keys[0][..12]), None).await;
     assert_eq!((st, &short["job"]["key"]), (StatusCode::OK, &job["job"]["key"]));
+    assert_eq!(job["logs"], serde_json::json!([]), "no attempt logged anything");
+    // Its attempts' logs, oldest first: a worker's lines of attempt 1, and of
+    // attempt 2 with a handed-back try's lines appended (`schema::joblogs::keep`).
+    for (attempt, lines) in [(1, "a\n"), (2, "b\n"), (2, "c\n")] {
+        sqlx::query("UPDATE jobs SET attempts = $2 WHERE key = $1")
+            .bind(&keys[0])
+            .bind(attempt)
+            .execute(&db.pool)
+            .await
+            .unwrap();
+        schema::joblogs::keep(&db.pool, &keys[0], "w/0", lines).await.unwrap();
+    }
+    let (_, job) = call(&app, "GET", &format!("/api/jobs/{}", keys[0]), None).await;
+    let logs: Vec<(i64, &str, &str)> = job["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["attempt"].as_i64().unwrap(), l["worker"].as_str().unwrap(), l["lines"].as_str().unwrap()))
+        .collect();
+    assert_eq!(logs, [(1, "w/0", "a\n"), (2, "w/0", "b\nc\n")]);
     for (uri, want) in [
         ("/api/jobs/0".to_string(), None),
         ("/api/jobs/ffffffffffffffffffffffffffffffffff".to_string(), Some(StatusCode::NOT_FOUND)),

@@ -17,6 +17,7 @@
 //! each binary holds only the implementations it names.
 
 pub mod commands;
+pub mod logging;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,13 @@ use clap::{Parser, Subcommand};
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// How log lines (of `serve`, `worker` and every command's warnings) are written to stderr.
+    #[arg(long, global = true, value_enum, env = "HFARM_LOG_FORMAT", default_value = "text")]
+    log_format: logging::Format,
+    /// Which log lines reach stderr: a level (`error`, `warn`, `info`, `debug`) and per-module levels
+    /// (`warn,worker=debug`); by default sqlx's notices and slow-statement warnings stay out.
+    #[arg(long, global = true, env = "HFARM_LOG", default_value = "info,sqlx=error")]
+    log: String,
 }
 
 #[derive(Subcommand)]
@@ -116,6 +124,10 @@ pub trait Models {
 /// Parses the command line and runs it, with `M` for what needs libtorch.
 pub fn main<M: Models>() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = logging::init(cli.log_format, &cli.log) {
+        eprintln!("error: {e:#}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Command::Plan(a) => commands::plan::run(a),
         Command::Puzzle(a) => commands::puzzle::run(a),

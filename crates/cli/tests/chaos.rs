@@ -116,12 +116,39 @@ impl Farm {
     fn postgres_outages(&self) -> (Vec<String>, Vec<String>) {
         let (mut lost, mut regained) = (vec![], vec![]);
         for e in std::fs::read_dir(&self.logs).unwrap().flatten() {
-            let (l, r) = postgres_outages(&std::fs::read_to_string(e.path()).unwrap_or_default());
+            let log = std::fs::read_to_string(e.path()).unwrap_or_default();
+            let (l, r) = postgres_outages(&messages(&log));
             lost.extend(l);
             regained.extend(r);
         }
         (lost, regained)
     }
+}
+
+/// The messages of a log of JSON lines (`--log-format json`), one a line;
+/// a line that is not a JSON event (a panic's) is kept as it is.
+fn messages(log: &str) -> String {
+    let mut out = String::new();
+    for line in log.lines() {
+        let event = serde_json::from_str::<serde_json::Value>(line).ok();
+        match event.as_ref().and_then(|e| e["message"].as_str()) {
+            Some(m) => out.push_str(m),
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn json_log_lines_are_read_by_their_message() {
+    let log = r#"{"timestamp":"2026-11-29T06:00:00.1Z","level":"WARN","message":"scheduler: lost (postgres: refused); retrying with backoff","target":"outage"}
+thread 'main' panicked at src/x.rs:1:1
+"#;
+    assert_eq!(
+        messages(log),
+        "scheduler: lost (postgres: refused); retrying with backoff\nthread 'main' panicked at src/x.rs:1:1\n"
+    );
 }
 
 /// The PostgreSQL outages one process's log reports (`outage::Outage`'s
@@ -264,6 +291,8 @@ async fn a_grid_survives_a_seeded_schedule_of_faults_with_every_job_done_exactly
         ("DATABASE_URL", db_url.clone()),
         ("REDIS_URL", redis.url.clone()),
         ("HFARM_REDIS_PREFIX", "chaos".to_string()),
+        // JSON lines: the outage lines are told by their message, whatever the format's prefix.
+        ("HFARM_LOG_FORMAT", "json".to_string()),
     ];
 
     let out = Command::new(env!("CARGO_BIN_EXE_hfarm"))

@@ -42,7 +42,7 @@ impl Outage {
     pub fn failed(&mut self, error: &(dyn Display + Sync)) -> Duration {
         if self.since.is_none() {
             self.since = Some(Instant::now());
-            eprintln!("{}: lost ({error}); retrying with backoff", self.what);
+            tracing::warn!("{}: lost ({error}); retrying with backoff", self.what);
         }
         self.failures += 1;
         self.delay()
@@ -51,7 +51,7 @@ impl Outage {
     /// Records a successful try; logs the recovery if there was an outage.
     pub fn ok(&mut self) {
         if let Some(since) = self.since.take() {
-            eprintln!(
+            tracing::info!(
                 "{}: regained after {:.1} s ({} failed tries)",
                 self.what,
                 since.elapsed().as_secs_f64(),

@@ -1,5 +1,5 @@
 //! One job, fully: its row, its inputs and dependents, the experiments that
-//! hold it, and what it stored (`GET /api/jobs/{key}`, `hfarm job`).
+//! hold it, what it stored and its attempts' logs (`GET /api/jobs/{key}`, `hfarm job`).
 
 use sqlx::postgres::PgPool;
 use uuid::Uuid;
@@ -81,6 +81,8 @@ pub struct Job {
     pub experiments: Vec<Holder>,
     /// Result tables holding rows of the job (none: it stored nothing yet).
     pub outputs: Vec<Output>,
+    /// The logs of its latest attempts that logged something, oldest first.
+    pub logs: Vec<crate::joblogs::AttemptLog>,
 }
 
 /// What a key (or the start of one) names.
@@ -187,5 +189,6 @@ pub async fn job(pool: &PgPool, key_or_prefix: &str) -> Result<Found, DbError> {
             .bind(&key)
             .fetch_all(pool)
             .await?;
-    Ok(Found::Job(Box::new(Job { job: row, inputs, dependents, dependents_total, experiments, outputs })))
+    let logs = crate::joblogs::of_job(pool, &key).await?;
+    Ok(Found::Job(Box::new(Job { job: row, inputs, dependents, dependents_total, experiments, outputs, logs })))
 }

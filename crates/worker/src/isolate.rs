@@ -14,10 +14,11 @@
 //!
 //! Children live as long as they are healthy and serve one task at a time
 //! over pipes: a JSON line in ([`Request`]), a JSON line out ([`Response`]).
-//! Their stderr is forwarded, line by line, to the worker's, and its last
-//! lines during a task go with that task's error when the task fails or the
-//! child dies (so they reach the job's `last_error`, `hfarm job` and the
-//! dashboard, not only a worker's log that is gone when its pod is). Starting
+//! Their stderr is forwarded, line by line, to the worker's log inside the
+//! span of the task it serves (so into that job's own log, `crate::joblog`),
+//! and its last lines during a task go with that task's error when the task
+//! fails or the child dies (so they reach the job's `last_error`, `hfarm job`
+//! and the dashboard, not only a worker's log that is gone when its pod is). Starting
 //! one costs a process and the dynamic loading of libtorch, so they are reused.
 //!
 //! Invariant: a [`Task`] is self-contained (no database, no Redis): what a
@@ -294,6 +295,8 @@ struct Proc {
     /// before it aborts), so that its death is read as `memory_limit`.
     out_of_memory: Arc<AtomicBool>,
     tail: Arc<Tail>,
+    /// The span of the task it serves: its stderr lines are logged in it.
+    serving: Arc<Mutex<tracing::Span>>,
     stderr: tokio::task::JoinHandle<()>,
 }
 
@@ -320,6 +323,8 @@ impl Children {
         let flag = out_of_memory.clone();
         let tail = Arc::new(Tail::default());
         let kept = tail.clone();
+        let serving = Arc::new(Mutex::new(tracing::Span::none()));
+        let span = serving.clone();
         let stderr = tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
@@ -327,15 +332,17 @@ impl Children {
                     flag.store(true, Ordering::SeqCst);
                 }
                 kept.push(&line);
-                eprintln!("job process {pid}: {line}");
+                let span = span.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                span.in_scope(|| tracing::info!("job process {pid}: {line}"));
             }
         });
-        Ok(Proc { child, stdin, stdout: BufReader::new(stdout), out_of_memory, tail, stderr })
+        Ok(Proc { child, stdin, stdout: BufReader::new(stdout), out_of_memory, tail, serving, stderr })
     }
 
     async fn run(&self, task: Task, bounds: Bounds) -> Result<Finished<serde_json::Value>, IsolationError> {
         let mut p = self.take()?;
         p.tail.clear();
+        *p.serving.lock().unwrap_or_else(|e| e.into_inner()) = tracing::Span::current();
         let mut line = serde_json::to_string(&Request { task, memory_mib: bounds.memory_mib }).map_err(failed)?;
         line.push('\n');
         let exchange = async {
@@ -421,7 +428,7 @@ fn limit_data(memory_mib: Option<u64>) {
     // SAFETY: setrlimit reads the struct we own; RLIMIT_DATA is a constant.
     // The hard limit stays unlimited, so a later task may raise the soft one.
     if unsafe { libc::setrlimit(libc::RLIMIT_DATA, &rl) } != 0 {
-        eprintln!("cannot set the memory limit: {}", std::io::Error::last_os_error());
+        tracing::warn!("cannot set the memory limit: {}", std::io::Error::last_os_error());
     }
 }
 

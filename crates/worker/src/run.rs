@@ -27,9 +27,11 @@ use schema::lifecycle::{self, Claimed, Together};
 use schema::{workers, PgPool};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
+use tracing::Instrument;
 
 use crate::isolate::{panic_message, Isolation};
 use crate::job::{Commits, JobError};
+use crate::joblog;
 use crate::kinds::execute;
 
 #[derive(Debug, Clone)]
@@ -280,7 +282,7 @@ async fn dispatch(shared: Arc<Shared>, slots: std::ops::Range<usize>, mut stop: 
         }
         Err(e) => {
             if let Some(i) = on_slot.remove(&e.id()) {
-                eprintln!("worker {}/{i}: slot ended: {e}", shared.cfg.id);
+                tracing::error!("worker {}/{i}: slot ended: {e}", shared.cfg.id);
                 free.push(Slot::new(i, shared.clone()));
             }
         }
@@ -423,7 +425,7 @@ impl Slot {
             Ok(c) => (together, c),
             Err(e) => {
                 // It runs alone; the others stay queued for someone else.
-                eprintln!("worker {}: looking for jobs to run with {}: {e}", self.me, claimed.key);
+                tracing::warn!(job = %claimed.key, "worker {}: looking for jobs to run with it: {e}", self.me);
                 (together, vec![])
             }
         }
@@ -438,19 +440,25 @@ impl Slot {
             Together::Training => "training runs as one stacked group",
             Together::Planning => "searches with shared forward passes",
         };
-        eprintln!("worker {}: {} {what}", self.me, keys.len());
+        // Every line of the group's work goes to each of its jobs' logs.
+        let span = tracing::info_span!("group", job = keys.join(" "));
+        span.in_scope(|| tracing::info!("worker {}: {} {what}", self.me, keys.len()));
         // Groups run the planner and libtorch, which do not look at a cancel flag.
         for k in &keys {
+            joblog::open(k);
             self.shared.hold(k, &self.me, Arc::default());
         }
         let mut group = {
             let (pool, me) = (self.shared.pool.clone(), self.me.clone());
-            tokio::spawn(async move {
-                match together {
-                    Together::Training => crate::kinds::train::run_group(&pool, &me, &jobs).await,
-                    Together::Planning => crate::kinds::plan::run_group(&pool, &me, &jobs).await,
+            tokio::spawn(
+                async move {
+                    match together {
+                        Together::Training => crate::kinds::train::run_group(&pool, &me, &jobs).await,
+                        Together::Planning => crate::kinds::plan::run_group(&pool, &me, &jobs).await,
+                    }
                 }
-            })
+                .instrument(span),
+            )
         };
         let grace = Duration::from_secs_f64(self.shared.cfg.grace_s);
         let outcome = tokio::select! {
@@ -487,13 +495,18 @@ impl Slot {
         }
     }
 
-    /// Records how a job's attempt ended.
+    /// Records how a job's attempt ended, and its log.
     async fn settle(&mut self, key: &str, outcome: Result<Result<bool, JobError>, tokio::task::JoinError>) {
         match outcome {
-            Ok(Ok(_)) => self.db.ok(),
+            Ok(Ok(_)) => {
+                self.db.ok();
+                self.keep_log(key).await;
+            }
             Ok(Err(JobError::Db(e))) if e.is_outage() => {
                 // Not the job's fault: give it back without counting the attempt.
-                eprintln!("worker {}: {key} lost its database ({e}); handing it back", self.me);
+                tracing::warn!(job = key, "worker {}: lost its database ({e}); handing it back", self.me);
+                // Kept if the database is back in time; the worker's own log has it anyway.
+                self.keep_log(key).await;
                 self.hand_back_until_lease_ends(key).await;
             }
             Ok(Err(e)) => self.record_failure(key, &e.to_string()).await,
@@ -509,12 +522,27 @@ impl Slot {
 
     /// Gives a job back for another worker (this one is stopping).
     async fn hand_back(&self, key: &str) {
+        tracing::info!(job = key, "worker {}: stopping: handing it back", self.me);
+        self.keep_log(key).await;
         match lifecycle::hand_back(&self.shared.pool, key, &self.me).await {
             Ok(Some(r)) => {
                 let _ = self.shared.queue.push(r.lane.as_str(), &[r.key]).await;
             }
             Ok(None) => {}
-            Err(e) => eprintln!("worker {}: handing back {key}: {e}", self.me),
+            Err(e) => tracing::warn!(job = key, "worker {}: handing it back: {e}", self.me),
+        }
+    }
+
+    /// Stores the lines logged for `key`'s attempt (none: nothing to store).
+    /// Before the attempt is recorded as ended: a job that fails is queued
+    /// again at once, and its next attempt's number must not take this log.
+    async fn keep_log(&self, key: &str) {
+        let tail = joblog::take(key);
+        if tail.is_empty() {
+            return;
+        }
+        if let Err(e) = schema::joblogs::keep(&self.shared.pool, key, &self.me, &tail.text()).await {
+            tracing::warn!("worker {}: keeping the log of {key}: {e}", self.me);
         }
     }
 
@@ -525,6 +553,8 @@ impl Slot {
     async fn run_job(&mut self, claimed: Claimed, mut stop: watch::Receiver<bool>) -> bool {
         let key = claimed.key.clone();
         let cancel = Arc::new(AtomicBool::new(false));
+        joblog::open(&key);
+        let span = tracing::info_span!("job", job = key.as_str(), kind = field_str(&claimed.spec, "kind"));
         self.shared.hold(&key, &self.me, cancel.clone());
         let handed = Arc::new(tokio::sync::Notify::new());
         // Its own task, so that a panic anywhere in the job (not only on its
@@ -533,7 +563,7 @@ impl Slot {
             let (pool, me, isolation) = (self.shared.pool.clone(), self.me.clone(), self.shared.cfg.isolation.clone());
             let (pdb_threads, cancel) = (self.shared.cfg.pdb_threads.max(1), cancel.clone());
             let job = async move { execute(&pool, &claimed, &me, &isolation, pdb_threads, cancel).await };
-            tokio::spawn(self.shared.commits.scope(handed.clone(), job))
+            tokio::spawn(self.shared.commits.scope(handed.clone(), job).instrument(span))
         };
         let grace = Duration::from_secs_f64(self.shared.cfg.grace_s);
         let outcome = tokio::select! {
@@ -576,10 +606,12 @@ impl Slot {
     }
 
     async fn record_failure(&mut self, key: &str, error: &str) {
+        tracing::warn!(job = key, "worker {}: attempt failed: {error}", self.me);
+        self.keep_log(key).await;
         match lifecycle::fail(&self.shared.pool, key, &self.me, error).await {
             Ok(_) => self.db.ok(),
             // The lease runs out and the scheduler queues the job again.
-            Err(db) => eprintln!("worker {}: recording failure of {key}: {db}", self.me),
+            Err(db) => tracing::warn!(job = key, "worker {}: recording its failure: {db}", self.me),
         }
     }
 
@@ -593,7 +625,7 @@ impl Slot {
                     self.db.ok();
                     if let Err(e) = self.shared.queue.push(r.lane.as_str(), &[r.key]).await {
                         // Still queued in PostgreSQL: the scheduler announces it again.
-                        eprintln!("worker {}: announcing {key} again: {e}", self.me);
+                        tracing::warn!(job = key, "worker {}: announcing it again: {e}", self.me);
                     }
                     return;
                 }
@@ -603,4 +635,9 @@ impl Slot {
             }
         }
     }
+}
+
+/// A string field of a job's spec ("" if it has none).
+fn field_str<'a>(spec: &'a serde_json::Value, name: &str) -> &'a str {
+    spec.get(name).and_then(|v| v.as_str()).unwrap_or_default()
 }

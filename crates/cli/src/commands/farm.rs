@@ -137,7 +137,7 @@ fn stop_on_signals() -> Result<tokio::sync::watch::Receiver<bool>> {
             _ = term.recv() => {}
             _ = tokio::signal::ctrl_c() => {}
         }
-        eprintln!("stopping: finishing running jobs");
+        tracing::info!("stopping: finishing running jobs");
         let _ = tx.send(true);
     });
     Ok(rx)
@@ -150,6 +150,8 @@ pub fn serve(a: ServeArgs) -> Result<ExitCode> {
         let cfg = coordinator::scheduler::SchedulerConfig { requeue_after_s: a.requeue_after, ..Default::default() };
         let listener =
             tokio::net::TcpListener::bind(&a.listen).await.with_context(|| format!("cannot listen on {}", a.listen))?;
+        // The address bound: `--listen 127.0.0.1:0` picks a free port, which the log says.
+        let listening = listener.local_addr().map_or_else(|_| a.listen.clone(), |addr| addr.to_string());
         let app = coordinator::api::router(coordinator::AppState {
             pool: pool.clone(),
             token: a.api_token.clone(),
@@ -163,9 +165,9 @@ pub fn serve(a: ServeArgs) -> Result<ExitCode> {
                 })
                 .await
         });
-        eprintln!(
-            "hfarm serve: scheduling (redis prefix `{}`), status API on http://{}",
-            a.redis.redis_prefix, a.listen
+        tracing::info!(
+            "hfarm serve: scheduling (redis prefix `{}`), status API on http://{listening}",
+            a.redis.redis_prefix
         );
         coordinator::scheduler::run_scheduler(pool, queue, cfg, stop).await;
         api.await.context("status API task")?.context("status API")?;
@@ -218,7 +220,7 @@ pub fn worker(a: WorkerArgs) -> Result<ExitCode> {
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
                 .max(1),
         };
-        eprintln!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
+        tracing::info!("hfarm worker {id}: serving the {class} queue with {} slot(s)", a.concurrency);
         worker::run_worker(pool, queue, cfg, stop).await;
         Ok::<_, anyhow::Error>(())
     })?;

@@ -517,6 +517,12 @@ pub async fn render_job(pool: &PgPool, key: &str, json: bool) -> Result<String> 
             let _ = writeln!(out, "  {}  {:14} {}", &x.key[..x.key.len().min(12)], x.kind, x.status);
         }
     }
+    for l in &d.logs {
+        let _ = writeln!(out, "log of attempt {} on {} (to {} UTC):", l.attempt, l.worker, utc(l.at));
+        for line in l.lines.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     let _ = writeln!(out, "spec:\n  {}", serde_json::to_string_pretty(&j.spec)?.replace('\n', "\n  "));
     Ok(out)
 }

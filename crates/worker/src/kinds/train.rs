@@ -152,7 +152,12 @@ fn train_blocking(
     let start = std::time::Instant::now();
     let device = learner::device().map_err(|e| e.to_string())?;
     let who: Vec<&str> = observers.iter().map(|o| o.job.as_str()).collect();
-    eprintln!("worker {}: training {} ({:?}) on {device:?}", observers[0].worker, who.join(", "), members[0].0.model);
+    tracing::info!(
+        "worker {}: training {} ({:?}) on {device:?}",
+        observers[0].worker,
+        who.join(", "),
+        members[0].0.model
+    );
     let mut trainer = Trainer::group(members, &train, &validation, device).map_err(|e| e.to_string())?;
     if let Some(c) = &last {
         trainer.resume(&c.weights).map_err(|e| format!("resuming from the last checkpoint: {e}"))?;
