@@ -505,8 +505,9 @@ impl Slot {
             Ok(Err(JobError::Db(e))) if e.is_outage() => {
                 // Not the job's fault: give it back without counting the attempt.
                 tracing::warn!(job = key, "worker {}: lost its database ({e}); handing it back", self.me);
-                // Kept if the database is back in time; the worker's own log has it anyway.
-                self.keep_log(key).await;
+                // Not stored: the database is away, and storing would wait out the
+                // pool's timeout before the hand-back; the worker's own log has it.
+                joblog::take(key);
                 self.hand_back_until_lease_ends(key).await;
             }
             Ok(Err(e)) => self.record_failure(key, &e.to_string()).await,
