@@ -401,7 +401,7 @@ impl Slot {
     /// far as the worker's group sizes allow.
     async fn companions(&mut self, claimed: &Claimed) -> (Together, Vec<Claimed>) {
         let cfg = &self.shared.cfg;
-        let field = |name: &str| claimed.spec.get(name).and_then(|v| v.as_str());
+        let field = |name: &str| spec_field(&claimed.spec, name);
         // The kind by the vocabulary's names; one this build does not know runs alone.
         let kind = field("kind").and_then(|k| k.parse::<JobKind>().ok());
         let (together, size) = match kind {
@@ -555,7 +555,11 @@ impl Slot {
         let key = claimed.key.clone();
         let cancel = Arc::new(AtomicBool::new(false));
         joblog::open(&key);
-        let span = tracing::info_span!("job", job = key.as_str(), kind = field_str(&claimed.spec, "kind"));
+        let span = tracing::info_span!(
+            "job",
+            job = key.as_str(),
+            kind = spec_field(&claimed.spec, "kind").unwrap_or_default()
+        );
         self.shared.hold(&key, &self.me, cancel.clone());
         let handed = Arc::new(tokio::sync::Notify::new());
         // Its own task, so that a panic anywhere in the job (not only on its
@@ -638,7 +642,7 @@ impl Slot {
     }
 }
 
-/// A string field of a job's spec ("" if it has none).
-fn field_str<'a>(spec: &'a serde_json::Value, name: &str) -> &'a str {
-    spec.get(name).and_then(|v| v.as_str()).unwrap_or_default()
+/// A string field of a job's spec, read before the spec is decoded.
+fn spec_field<'a>(spec: &'a serde_json::Value, name: &str) -> Option<&'a str> {
+    spec.get(name).and_then(|v| v.as_str())
 }
