@@ -138,13 +138,12 @@ planning = 0
 "#;
 
 /// Leases of the kill tests. The victim's is what a killed worker's job
-/// waits before it runs again, so every kill test waits it out once (it was
-/// 20 s: 80 s of CI spent waiting). A heartbeat (every third of the lease)
-/// late by more than two thirds of it would requeue a job that still runs:
-/// 5 s late for the victim, 40 s for the rescuer, beyond what a 2-core
-/// machine under two busy loops and a build delays one by. And what the
-/// tests assert holds whatever the leases: at least one retry, exactly one
-/// result per job, and the resumed step.
+/// waits before it runs again, so every kill test waits it out once (at
+/// 20 s, 80 s of every CI run). A heartbeat (every third of the lease) late
+/// by more than two thirds of it requeues a job that still runs (5.3 s late
+/// for the victim, 40 s for the rescuer): one more attempt, which the tests
+/// allow, since they assert what holds whatever the leases: at least one
+/// retry, exactly one result per job, and the resumed step.
 /// The kill tests run one at a time: each starts a coordinator and two
 /// workers, and two such farms on a 2-core machine starve each other's
 /// heartbeats and children (the other tests of this file start none).
