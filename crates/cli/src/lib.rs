@@ -7,14 +7,17 @@
 //!
 //! Why two binaries: loading libtorch costs about 0.3-0.6 s before `main`
 //! runs (its static initialisers register thousands of operators), which
-//! every `hfarm plan`, `status` or `puzzle solve` paid. So `hfarm` (src/main.rs)
-//! never calls into code that uses libtorch, and with it unreferenced the
-//! linker (`--as-needed`) leaves libtorch out of the binary altogether; the
-//! commands that run models (a worker, the learner benchmarks, a worker's job
-//! processes) are [`Models`] and `hfarm` hands them to `hfarm-torch`
-//! (src/bin/hfarm-torch.rs, the same command line with everything linked) by
-//! exec, with the same arguments. Dispatch is generic over [`Models`] so that
-//! each binary holds only the implementations it names.
+//! every `hfarm plan`, `status` or `puzzle solve` paid. So this library never
+//! names the worker, the learner or `tch`: the commands that run models (a
+//! worker, the learner and queue benchmarks, a worker's job processes) are
+//! [`Models`], implemented in `hfarm-torch` (src/bin/hfarm-torch/, the same
+//! command line with everything linked), to which `hfarm` (src/main.rs) hands
+//! them by exec, with the same arguments. Not calling that code is not
+//! enough: the linker pulls whole object files out of a crate's archive, so
+//! one reference anywhere in the library (a generic instantiation shared with
+//! the worker crate was enough) brought in `tch`'s C++ wrapper, whose static
+//! initialisers load libtorch. `tests/lean.rs` checks that `hfarm` starts
+//! without it.
 
 pub mod commands;
 pub mod logging;
@@ -119,12 +122,15 @@ pub trait Models {
     fn bench(a: commands::bench::Args) -> anyhow::Result<ExitCode>;
     /// A worker's child process (isolated jobs may evaluate a model).
     fn job_process() -> ExitCode;
+    /// A log layer beside stderr's: the worker's job log, which keeps each
+    /// job's lines for PostgreSQL.
+    fn job_log() -> Option<logging::BoxedLayer>;
 }
 
 /// Parses the command line and runs it, with `M` for what needs libtorch.
 pub fn main<M: Models>() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(e) = logging::init(cli.log_format, &cli.log) {
+    if let Err(e) = logging::init(cli.log_format, &cli.log, M::job_log()) {
         eprintln!("error: {e:#}");
         return ExitCode::from(2);
     }

@@ -1,14 +1,18 @@
 //! The process's log: `tracing` events written to stderr as text or JSON
 //! lines (`--log-format`, `HFARM_LOG_FORMAT`), filtered by `--log`
 //! (`HFARM_LOG`, an `EnvFilter` directive such as `info` or
-//! `warn,worker=debug`), and each job's own lines kept for PostgreSQL
-//! (`worker::joblog`), whatever the filter lets through to stderr.
+//! `warn,worker=debug`), and in `hfarm-torch` each job's own lines kept for
+//! PostgreSQL (the worker's job log, a layer [`crate::Models`] adds),
+//! whatever the filter lets through to stderr.
 
 use anyhow::{anyhow, Result};
 use tracing_subscriber::filter::{EnvFilter, LevelFilter};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
-use tracing_subscriber::Layer;
+use tracing_subscriber::{Layer, Registry};
+
+/// A layer of the process's subscriber, chosen at run time.
+pub type BoxedLayer = Box<dyn Layer<Registry> + Send + Sync>;
 
 /// How log lines are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -19,8 +23,9 @@ pub enum Format {
     Json,
 }
 
-/// Installs the process's subscriber; an invalid filter is bad input.
-pub fn init(format: Format, filter: &str) -> Result<()> {
+/// Installs the process's subscriber, stderr's layer and `extra` (filtered
+/// on its own); an invalid filter is bad input.
+pub fn init(format: Format, filter: &str, extra: Option<BoxedLayer>) -> Result<()> {
     let filter = EnvFilter::builder()
         .with_default_directive(LevelFilter::INFO.into())
         .parse(filter)
@@ -30,10 +35,6 @@ pub fn init(format: Format, filter: &str) -> Result<()> {
         Format::Text => stderr.boxed(),
         Format::Json => stderr.json().flatten_event(true).boxed(),
     };
-    tracing_subscriber::registry()
-        .with(stderr.with_filter(filter))
-        // Jobs' own logs keep their information lines whatever stderr shows.
-        .with(worker::joblog::layer().with_filter(LevelFilter::INFO))
-        .try_init()
-        .map_err(|e| anyhow!("installing the log: {e}"))
+    let layers: Vec<BoxedLayer> = std::iter::once(stderr.with_filter(filter).boxed()).chain(extra).collect();
+    tracing_subscriber::registry().with(layers).try_init().map_err(|e| anyhow!("installing the log: {e}"))
 }

@@ -19,6 +19,9 @@ impl hfarm_cli::Models for Forward {
     fn job_process() -> ExitCode {
         forward()
     }
+    fn job_log() -> Option<hfarm_cli::logging::BoxedLayer> {
+        None
+    }
 }
 
 /// Replaces this process with `hfarm-torch` and the same arguments; returns

@@ -48,20 +48,6 @@ impl Which {
     }
 }
 
-/// The benchmarks that need libtorch (`hfarm-torch`).
-pub fn run_models(a: Args) -> Result<ExitCode> {
-    match a.which {
-        Which::AstarLmcut | Which::GbfsFf => run(a),
-        Which::Queue => super::bench_queue::run(a.jobs, a.slots, a.json),
-        Which::Nlm => super::bench_learner::nlm(a.objects, a.batch, a.steps, &a.device, a.json),
-        Which::LearnedGbfs => super::bench_learner::learned_gbfs(a.json),
-        Which::Train => super::bench_learner::train(a.steps, &a.device, a.json),
-        Which::TrainGroup => super::bench_learner::train_group(&a.model, a.runs, a.steps, &a.device, a.json),
-        Which::Loss => super::bench_learner::loss(a.batch, a.steps, &a.device, a.json),
-        Which::PlanMany => super::bench_learner::plan_many(&a.model, a.searches, a.budget, a.balls, &a.device, a.json),
-    }
-}
-
 /// The planner benchmarks run over a suite of PDDL instances.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Suite {

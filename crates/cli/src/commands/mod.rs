@@ -1,6 +1,4 @@
 pub mod bench;
-pub mod bench_learner;
-pub mod bench_queue;
 pub mod export;
 pub mod farm;
 pub mod features;
