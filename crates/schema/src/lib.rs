@@ -101,6 +101,12 @@ fn sqlx_outage(e: &sqlx::Error) -> bool {
     }
 }
 
+/// Connections in the pool of a farm process ([`connect`]). A worker keeps
+/// some of them between uses (its claimers, its finisher); it must leave
+/// the others for everything else it does (`worker::run` sizes its
+/// dispatchers by this).
+pub const POOL_CONNECTIONS: u32 = 16;
+
 /// The embedded migrations of `schema/migrations`.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -116,7 +122,7 @@ pub async fn connect(url: &str) -> Result<PgPool, DbError> {
     // Closed politely (a dropped one is an "unexpected EOF" in the server's log).
     let _ = probe.close().await;
     let pool = PgPoolOptions::new()
-        .max_connections(16)
+        .max_connections(POOL_CONNECTIONS)
         .connect(url)
         .await
         .map_err(|cause| DbError::Connect { url: redact(url), cause })?;

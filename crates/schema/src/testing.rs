@@ -92,7 +92,7 @@ impl TestDatabase {
             _ => format!("{admin}/{name}"),
         };
         let pool = sqlx::postgres::PgPoolOptions::new()
-            .max_connections(16)
+            .max_connections(crate::POOL_CONNECTIONS)
             .connect(&url)
             .await
             .map_err(|cause| crate::DbError::Connect { url: crate::redact(&url), cause })?;

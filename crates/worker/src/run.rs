@@ -118,6 +118,12 @@ const PRESENCE: Duration = Duration::from_secs(5);
 /// round trips (groups of 4 made claims of a job or two each: the
 /// database's statements, not the jobs, were the queue's work).
 const DISPATCH_GROUP: usize = 8;
+/// Most dispatchers of one worker. Each keeps a pooled connection for its
+/// claims (`lifecycle::Claimer`), so a worker with more would hold every
+/// connection of its pool and starve its own heartbeats and commits: a
+/// worker of 128 slots (16 dispatchers, 16 kept connections) timed out on
+/// its pool and handed every job back. A larger worker gets larger groups.
+const MAX_DISPATCHERS: usize = schema::POOL_CONNECTIONS as usize / 2;
 /// How long a dispatcher with free slots waits for its other running jobs
 /// to end before it pops keys for them all (see `dispatch`).
 const GATHER: Duration = Duration::from_millis(1);
@@ -160,13 +166,15 @@ pub async fn run_worker_advertising(
     announce(&shared, &mut Outage::new(format!("worker {}: postgres", shared.cfg.id))).await;
     let presence = tokio::spawn(presence(shared.clone(), stop.clone()));
     let heartbeat = tokio::spawn(heartbeat(shared.clone()));
-    // Slots in groups of a few, each group with a dispatcher of its own:
+    // Slots in groups of a few (more for a large worker: at most
+    // MAX_DISPATCHERS groups), each group with a dispatcher of its own:
     // one claim round trip serves a group's free slots, and the groups'
     // round trips overlap.
     let n = shared.cfg.concurrency.max(1);
+    let group = DISPATCH_GROUP.max(n.div_ceil(MAX_DISPATCHERS));
     let mut groups = JoinSet::new();
-    for first in (0..n).step_by(DISPATCH_GROUP) {
-        groups.spawn(dispatch(shared.clone(), first..n.min(first + DISPATCH_GROUP), stop.clone()));
+    for first in (0..n).step_by(group) {
+        groups.spawn(dispatch(shared.clone(), first..n.min(first + group), stop.clone()));
     }
     while groups.join_next().await.is_some() {}
     presence.abort();
