@@ -160,9 +160,14 @@ pub async fn job(pool: &PgPool, key_or_prefix: &str) -> Result<Found, DbError> {
     .bind(&key)
     .fetch_all(pool)
     .await?;
+    // The first dependents by key, chosen in `job_inputs` before the join:
+    // joined first, the planner (estimating thousands of dependents, the
+    // average of inputs such as a training's) merged the whole `jobs` table
+    // with the index of `job_inputs` (255 ms at 96k jobs; 2 ms this way).
     let dependents = sqlx::query_as(
-        "SELECT DISTINCT d.key, d.kind, d.status, NULL::int4 AS position, NULL::bool AS required
-         FROM job_inputs i JOIN jobs d ON d.key = i.job WHERE i.input = $1 ORDER BY d.key LIMIT $2",
+        "SELECT d.key, d.kind, d.status, NULL::int4 AS position, NULL::bool AS required
+         FROM (SELECT DISTINCT job FROM job_inputs WHERE input = $1 ORDER BY job LIMIT $2) i
+         JOIN jobs d ON d.key = i.job ORDER BY d.key",
     )
     .bind(&key)
     .bind(MAX_DEPENDENTS)
