@@ -1,7 +1,9 @@
 //! The scheduler loop run by `hfarm serve`: announce ready jobs, recover
 //! jobs of lost workers, re-announce jobs Redis lost. All decisions are
 //! conditional updates in PostgreSQL (`schema::lifecycle`); Redis only
-//! receives keys.
+//! receives keys. It searches the pending jobs for ready ones only when a
+//! change could have made one ready (`lifecycle::take_wakeups`), so an idle
+//! farm with a large grid recorded costs PostgreSQL next to nothing.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -65,24 +67,51 @@ fn redis(e: impl std::fmt::Display) -> String {
     format!("redis: {e}")
 }
 
-/// One pass; returns how many jobs were announced.
-pub async fn pass(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig) -> Result<usize, String> {
-    pass_checking(pool, queue, cfg, true).await
+/// Longest time between two searches for ready jobs while nothing wakes
+/// the scheduler (`lifecycle::take_wakeups`): a safety net only, as every
+/// change that can make a job ready leaves a wakeup.
+const SEARCH_AT_LEAST_EVERY: Duration = Duration::from_secs(60);
+
+/// What a pass does besides recovering expired leases.
+#[derive(Clone, Copy)]
+struct Look {
+    /// Look for keys Redis lost: counting the queued jobs of every lane
+    /// reads the whole backlog, and a job is announced again only after
+    /// `requeue_after_s` anyway.
+    lost: bool,
+    /// Search the pending jobs for ready ones: a semi-join per pending job,
+    /// the pass's whole cost with a large grid recorded.
+    ready: bool,
 }
 
-/// A pass that looks for keys Redis lost only if `check_lost`: counting
-/// the queued jobs of every lane reads the whole backlog, and a job is
-/// announced again only after `requeue_after_s` anyway.
-async fn pass_checking(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig, check_lost: bool) -> Result<usize, String> {
+/// One pass, every search done; returns how many jobs were announced.
+pub async fn pass(pool: &PgPool, queue: &Queue, cfg: &SchedulerConfig) -> Result<usize, String> {
+    pass_looking(pool, queue, cfg, Look { lost: true, ready: true }).await.map(|(n, _)| n)
+}
+
+/// A pass that searches what `look` says; returns how many jobs were
+/// announced, and whether the search for ready ones stopped at the batch
+/// limit (more may be ready).
+async fn pass_looking(
+    pool: &PgPool,
+    queue: &Queue,
+    cfg: &SchedulerConfig,
+    look: Look,
+) -> Result<(usize, bool), String> {
     let mut n = 0;
     n += announce(queue, lifecycle::requeue_expired(pool).await.map_err(postgres)?).await?;
-    let lost = if check_lost { lanes_missing_keys(pool, queue).await? } else { vec![] };
+    let lost = if look.lost { lanes_missing_keys(pool, queue).await? } else { vec![] };
     if !lost.is_empty() {
         let stale = lifecycle::stale_queued(pool, cfg.requeue_after_s, &lost).await.map_err(postgres)?;
         n += announce(queue, stale).await?;
     }
-    n += announce(queue, lifecycle::promote_ready(pool, cfg.batch).await.map_err(postgres)?).await?;
-    Ok(n)
+    if !look.ready {
+        return Ok((n, false));
+    }
+    let ready = lifecycle::promote_ready(pool, cfg.batch).await.map_err(postgres)?;
+    let full = ready.len() as i64 >= cfg.batch;
+    n += announce(queue, ready).await?;
+    Ok((n, full))
 }
 
 /// Runs passes until `stop` turns true. A failed pass is retried with
@@ -93,17 +122,35 @@ pub async fn run_scheduler(pool: PgPool, queue: Queue, cfg: SchedulerConfig, mut
     // Lost keys are looked for a few times per re-announcement delay.
     let check_every = Duration::from_secs_f64((cfg.requeue_after_s / 4.0).clamp(0.0, 5.0));
     let mut checked: Option<tokio::time::Instant> = None;
+    let mut searched: Option<tokio::time::Instant> = None;
+    // Whether the last search stopped at the batch limit, or failed.
+    let mut more = true;
     while !*stop.borrow() {
-        let check_lost = checked.is_none_or(|t| t.elapsed() >= check_every);
-        let wait = match pass_checking(&pool, &queue, &cfg, check_lost).await {
-            Ok(_) => {
-                if check_lost {
-                    checked = Some(tokio::time::Instant::now());
+        let lost = checked.is_none_or(|t| t.elapsed() >= check_every);
+        let pass = async {
+            // Taken first, whatever else is due: what commits after this is
+            // woken for again.
+            let woken = lifecycle::take_wakeups(&pool).await.map_err(postgres)?;
+            let ready = woken || more || searched.is_none_or(|t| t.elapsed() >= SEARCH_AT_LEAST_EVERY);
+            pass_looking(&pool, &queue, &cfg, Look { lost, ready }).await.map(|(_, full)| (ready, full))
+        };
+        let wait = match pass.await {
+            Ok((ready, full)) => {
+                let now = tokio::time::Instant::now();
+                if lost {
+                    checked = Some(now);
+                }
+                if ready {
+                    searched = Some(now);
+                    more = full;
                 }
                 outage.ok();
                 cfg.tick
             }
-            Err(e) => outage.failed(&e).max(cfg.tick),
+            Err(e) => {
+                more = true;
+                outage.failed(&e).max(cfg.tick)
+            }
         };
         tokio::select! {
             _ = tokio::time::sleep(wait) => {}

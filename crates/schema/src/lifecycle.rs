@@ -94,6 +94,15 @@ pub async fn skip_unrunnable(pool: &PgPool) -> Result<u64, DbError> {
     }
 }
 
+/// Whether any job ended, failed, returned to pending or was added since
+/// the last call (migration 0031): takes the wakeups that committed
+/// transactions left, so that only a later change wakes the next call.
+/// Taken before [`promote_ready`] looks, a change that commits in between
+/// is both seen there and woken for again, never missed.
+pub async fn take_wakeups(pool: &PgPool) -> Result<bool, DbError> {
+    Ok(sqlx::query("DELETE FROM scheduler_wakeups").execute(pool).await?.rows_affected() > 0)
+}
+
 /// Moves up to `limit` jobs to `queued`: pending jobs whose inputs have all
 /// ended (succeeded, or skipped where the job can do without them) and
 /// whose required inputs have results, and failed jobs with attempts left.

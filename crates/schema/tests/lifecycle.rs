@@ -144,3 +144,34 @@ async fn stale_queued_jobs_are_announced_again_and_hand_back_keeps_the_attempt()
     assert!(lifecycle::cancel(&db.pool, key).await.unwrap());
     assert!(!succeed(&db, key, "w2").await, "a cancelled job cannot succeed");
 }
+
+/// What wakes the scheduler's search for ready jobs (migration 0031): jobs
+/// added, a job ended or failed, a job sent back to pending; not claims,
+/// heartbeats, promotions or hand-backs, which make no job ready. A change
+/// in a transaction not yet committed wakes the call after its commit.
+#[tokio::test]
+async fn wakeups_come_from_changes_that_can_make_a_job_ready() {
+    let (db, _, _) = smoke_db().await;
+    assert!(lifecycle::take_wakeups(&db.pool).await.unwrap(), "jobs were added");
+    assert!(!lifecycle::take_wakeups(&db.pool).await.unwrap(), "taken once");
+
+    let ready = lifecycle::promote_ready(&db.pool, 2).await.unwrap();
+    let (a, b) = (&ready[0].key, &ready[1].key);
+    assert!(lifecycle::claim(&db.pool, a, "w1", 60.0).await.unwrap().is_some());
+    assert!(lifecycle::claim(&db.pool, b, "w1", 60.0).await.unwrap().is_some());
+    assert!(lifecycle::heartbeat(&db.pool, a, "w1", 60.0).await.unwrap());
+    assert!(lifecycle::hand_back(&db.pool, b, "w1").await.unwrap().is_some());
+    assert!(!lifecycle::take_wakeups(&db.pool).await.unwrap(), "promotion, claims, heartbeat, hand-back");
+
+    let mut tx = db.pool.begin().await.unwrap();
+    assert!(lifecycle::finish(&mut tx, a, "w1").await.unwrap());
+    assert!(!lifecycle::take_wakeups(&db.pool).await.unwrap(), "not before the commit");
+    tx.commit().await.unwrap();
+    assert!(lifecycle::take_wakeups(&db.pool).await.unwrap(), "a job ended");
+
+    assert!(lifecycle::claim(&db.pool, b, "w2", 60.0).await.unwrap().is_some());
+    lifecycle::fail(&db.pool, b, "w2", "boom").await.unwrap();
+    assert!(lifecycle::take_wakeups(&db.pool).await.unwrap(), "a job failed");
+    assert!(lifecycle::retry(&db.pool, b).await.unwrap());
+    assert!(lifecycle::take_wakeups(&db.pool).await.unwrap(), "a job back to pending");
+}
