@@ -135,6 +135,11 @@ fn model_commands_are_handed_to_hfarm_torch_and_its_absence_is_named() {
     let why = String::from_utf8_lossy(&lean.stderr);
     assert!(why.contains("the HGN trains one run at a time"), "{why}");
     assert_eq!(lean.stderr, full.stderr);
+    // The scale benchmark names the grid it cannot read, before touching any server.
+    let scale = hfarm(&["bench", "scale", "--grid", "no/such/grid.toml"]);
+    assert_eq!(scale.status.code(), Some(2));
+    let why = String::from_utf8_lossy(&scale.stderr);
+    assert!(why.contains("cannot read no/such/grid.toml"), "{why}");
 
     // hfarm alone in a folder (a hard link: current_exe() is the link's path).
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("lean-alone-{}", std::process::id()));

@@ -26,6 +26,9 @@ pub enum Which {
     GbfsFf,
     /// The farm's queue: no-op jobs through Redis and PostgreSQL (needs both).
     Queue,
+    /// The farm at a grid's size (--grid, default the paper's 93k jobs): submit, resubmit, API and dashboard
+    /// calls idle and beside a fleet of --slots claiming --jobs no-op jobs, the idle scheduler's CPU.
+    Scale,
     /// NLM training steps per second on a fixed random batch (--device cpu|cuda).
     Nlm,
     /// GBFS guided by briefly trained models: evaluations per second on CPU.
@@ -78,12 +81,15 @@ pub struct Args {
     /// Print one JSON object per instance and a summary object.
     #[arg(long)]
     pub json: bool,
-    /// queue: number of no-op jobs.
+    /// queue, scale: number of no-op jobs.
     #[arg(long, default_value_t = 20_000)]
     pub jobs: u64,
-    /// queue: worker slots pulling at once.
+    /// queue, scale: worker slots pulling at once.
     #[arg(long, default_value_t = 8)]
     pub slots: usize,
+    /// scale: the grid recorded.
+    #[arg(long, default_value = "grids/ijcai24.toml")]
+    pub grid: PathBuf,
     /// nlm: objects per instance.
     #[arg(long, default_value_t = 12)]
     pub objects: i64,
@@ -141,7 +147,7 @@ fn find_fd() -> Option<Fd> {
 }
 
 /// CPU time of this process: Fast Downward reports CPU time, so we compare like with like.
-fn process_cpu_time() -> f64 {
+pub fn process_cpu_time() -> f64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime writes into the timespec we own; the clock id is a constant.
     unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };

@@ -9,6 +9,7 @@
 
 mod bench_learner;
 mod bench_queue;
+mod bench_scale;
 mod farm_worker;
 
 use std::process::ExitCode;
@@ -26,6 +27,7 @@ impl hfarm_cli::Models for Linked {
         match a.which {
             Which::AstarLmcut | Which::GbfsFf => bench::run(a),
             Which::Queue => bench_queue::run(a.jobs, a.slots, a.json),
+            Which::Scale => bench_scale::run(&a.grid, a.jobs, a.slots, a.json),
             Which::Nlm => bench_learner::nlm(a.objects, a.batch, a.steps, &a.device, a.json),
             Which::LearnedGbfs => bench_learner::learned_gbfs(a.json),
             Which::Train => bench_learner::train(a.steps, &a.device, a.json),
