@@ -8,6 +8,16 @@ use sqlx::postgres::PgPool;
 
 use crate::{DbError, JobStatus};
 
+/// Which database `pool` reads (server and name), as a number: the key of
+/// answers cached per farm (one process may serve several, as tests do).
+pub fn database_key(pool: &PgPool) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let o = pool.connect_options();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (o.get_host(), o.get_port(), o.get_database()).hash(&mut h);
+    h.finish()
+}
+
 /// (kind, status, count) over every job of the farm.
 pub async fn job_counts(pool: &PgPool) -> Result<Vec<(String, JobStatus, i64)>, DbError> {
     Ok(sqlx::query_as("SELECT kind, status, count(*) FROM jobs GROUP BY 1, 2 ORDER BY 1, 2").fetch_all(pool).await?)
