@@ -128,6 +128,22 @@ pub struct WorkerArgs {
     pub redis: Redis,
 }
 
+/// The status API on `listener`, in a task that ends once `stop` turns true.
+pub fn serve_api(
+    listener: tokio::net::TcpListener,
+    state: coordinator::AppState,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<std::io::Result<()>> {
+    let app = coordinator::api::router(state);
+    tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                let _ = stop.wait_for(|s| *s).await;
+            })
+            .await
+    })
+}
+
 /// A channel that turns true on SIGTERM or Ctrl-C.
 pub fn stop_on_signals() -> Result<tokio::sync::watch::Receiver<bool>> {
     let (tx, rx) = tokio::sync::watch::channel(false);
@@ -152,19 +168,9 @@ pub fn serve(a: ServeArgs) -> Result<ExitCode> {
             tokio::net::TcpListener::bind(&a.listen).await.with_context(|| format!("cannot listen on {}", a.listen))?;
         // The address bound: `--listen 127.0.0.1:0` picks a free port, which the log says.
         let listening = listener.local_addr().map_or_else(|_| a.listen.clone(), |addr| addr.to_string());
-        let app = coordinator::api::router(coordinator::AppState {
-            pool: pool.clone(),
-            token: a.api_token.clone(),
-            queue: Some(queue.clone()),
-        });
-        let mut api_stop = stop.clone();
-        let api = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = api_stop.wait_for(|s| *s).await;
-                })
-                .await
-        });
+        let state =
+            coordinator::AppState { pool: pool.clone(), token: a.api_token.clone(), queue: Some(queue.clone()) };
+        let api = serve_api(listener, state, stop.clone());
         tracing::info!(
             "hfarm serve: scheduling (redis prefix `{}`), status API on http://{listening}",
             a.redis.redis_prefix

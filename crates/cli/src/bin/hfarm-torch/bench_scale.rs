@@ -58,22 +58,11 @@ pub fn run(grid: &std::path::Path, noop_jobs: u64, slots: usize, json: bool) -> 
         eprintln!("recorded {created} jobs in {submit_s:.1} s, resubmitted in {resubmit_s:.1} s");
 
         let server_pool = schema::connect(&db.url).await?;
-        let app = coordinator::api::router(coordinator::AppState {
-            pool: server_pool.clone(),
-            token: None,
-            queue: Some(queue.clone()),
-        });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let (stop_tx, stop) = tokio::sync::watch::channel(false);
-        let mut api_stop = stop.clone();
-        let api = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = api_stop.wait_for(|s| *s).await;
-                })
-                .await
-        });
+        let state = coordinator::AppState { pool: server_pool.clone(), token: None, queue: Some(queue.clone()) };
+        let api = hfarm_cli::commands::farm::serve_api(listener, state, stop.clone());
         let listing = get(addr, &format!("/api/jobs?experiment={experiment}&limit=1")).await?.1;
         let listing: Value = serde_json::from_str(&listing).context("the job listing")?;
         let Some(key) = listing.pointer("/0/key").and_then(Value::as_str).map(str::to_string) else {
