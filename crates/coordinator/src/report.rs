@@ -287,6 +287,18 @@ fn series(report: &Report) -> Vec<Series> {
 const PALETTE: [&str; 10] =
     ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
+/// Dash patterns (SVG `stroke-dasharray`; "none" is solid), changed every
+/// `PALETTE.len()` series: 40 series are told apart by color and dash.
+const DASHES: [&str; 4] = ["none", "7 3", "2 2", "9 3 2 3"];
+
+/// Series `i`'s color and dash.
+fn style(i: usize) -> (&'static str, &'static str) {
+    (PALETTE[i % PALETTE.len()], DASHES[(i / PALETTE.len()) % DASHES.len()])
+}
+
+/// Vertical room of one legend entry, in pixels.
+const LEGEND_ROW: f64 = 14.0;
+
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
@@ -295,7 +307,11 @@ fn escape(s: &str) -> String {
 /// one line per configuration, mean over seeds.
 pub fn curves_svg(report: &Report) -> String {
     let all = series(report);
-    let (w, h, left, right, top, bottom) = (900.0, 520.0, 70.0, 260.0, 30.0, 50.0);
+    let (w, left, right, top, bottom) = (900.0, 70.0, 260.0, 30.0, 50.0);
+    // Tall enough for one legend entry per series (the paper's grid has
+    // about 112 configurations): the plot grows with it rather than the
+    // legend running off the bottom.
+    let h = f64::max(520.0, top + LEGEND_ROW * all.len() as f64 + bottom);
     let pts = all.iter().flat_map(|s| &s.points).filter(|p| p.1 > 0.0);
     let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
     for &(x, y) in pts {
@@ -354,19 +370,19 @@ pub fn curves_svg(report: &Report) -> String {
         h / 2.0
     );
     for (i, s) in all.iter().enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
+        let (color, dash) = style(i);
         let path: Vec<String> =
             s.points.iter().filter(|p| p.1 > 0.0).map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y))).collect();
         let _ = writeln!(
             svg,
-            "<polyline fill=\"none\" stroke=\"{color}\" stroke-width=\"1.5\" points=\"{}\"><title>{}</title></polyline>",
+            "<polyline fill=\"none\" stroke=\"{color}\" stroke-dasharray=\"{dash}\" stroke-width=\"1.5\" points=\"{}\"><title>{}</title></polyline>",
             path.join(" "),
             escape(&s.label)
         );
-        let ly = top + 14.0 * i as f64;
+        let ly = top + LEGEND_ROW * i as f64;
         let _ = writeln!(
             svg,
-            "<line x1=\"{}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{color}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">{}</text>",
+            "<line x1=\"{}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{color}\" stroke-dasharray=\"{dash}\" stroke-width=\"2\"/><text x=\"{}\" y=\"{}\">{}</text>",
             w - right + 10.0,
             w - right + 30.0,
             w - right + 35.0,
@@ -385,6 +401,39 @@ mod tests {
 
     fn text(s: &str) -> Cell {
         Cell::Text(Some(s.to_string()))
+    }
+
+    /// Figure 2 at the paper's grid's size: every legend entry inside the
+    /// picture, and 40 series in 40 different line styles.
+    #[test]
+    fn the_curves_legend_holds_every_series_in_distinct_styles() {
+        let mut columns: Vec<String> = schema::reports::CONFIG.iter().map(|c| c.to_string()).collect();
+        columns.extend(["step".to_string(), "val_mse".to_string()]);
+        let mut rows = vec![];
+        for c in 0..60 {
+            for step in [10, 20] {
+                let mut row: Vec<Cell> = vec![text("gripper"), text(&format!("model{c}"))];
+                row.extend((2..schema::reports::CONFIG.len()).map(|_| text("")));
+                row.extend([Cell::Int(step), Cell::Num(Some(1.0 + c as f64 / step as f64))]);
+                rows.push(row);
+            }
+        }
+        let svg = render(&Report { table: Table::Curves, columns, rows }, Format::Svg);
+        let attr = |line: &str, name: &str| -> Option<String> {
+            let rest = line.split(&format!(" {name}=\"")).nth(1)?;
+            Some(rest.split('"').next()?.to_string())
+        };
+        let height: f64 = attr(svg.lines().next().unwrap(), "height").unwrap().parse().unwrap();
+        let legend: Vec<&str> =
+            svg.lines().filter(|l| l.starts_with("<line") && l.contains("stroke-dasharray")).collect();
+        assert_eq!(legend.len(), 60);
+        for l in &legend {
+            let y: f64 = attr(l.split("<text").nth(1).unwrap(), "y").unwrap().parse().unwrap();
+            assert!(y < height, "legend entry at y {y} below the picture's {height}: {l}");
+        }
+        let styles: std::collections::HashSet<(String, String)> =
+            legend[..40].iter().map(|l| (attr(l, "stroke").unwrap(), attr(l, "stroke-dasharray").unwrap())).collect();
+        assert_eq!(styles.len(), 40);
     }
 
     /// Table 2 over two domains: ratio solved and evaluations weighted by
