@@ -101,10 +101,6 @@ pub struct ManifestFile {
     pub sha256: String,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")
-}
-
 fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
@@ -154,7 +150,7 @@ impl schema::export::Sink for Files {
 
 pub fn export(a: ExportArgs) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    let manifest = runtime()?.block_on(async {
+    let manifest = super::farm::runtime()?.block_on(async {
         let pool = schema::connect(&a.db.database_url).await?;
         let id = super::ops::resolve(&pool, &a.experiment.experiment).await?;
         export_to(&pool, id, &a.out, a.artifacts).await
@@ -229,7 +225,7 @@ pub async fn export_to(
 
 pub fn import(a: ImportArgs) -> Result<ExitCode> {
     let started = std::time::Instant::now();
-    let (manifest, imported) = runtime()?.block_on(async {
+    let (manifest, imported) = super::farm::runtime()?.block_on(async {
         // Every file is read and checked before the database is touched.
         let (manifest, tables) = read_export(&a.dir)?;
         let pool = schema::connect(&a.db.database_url).await?;
@@ -327,7 +323,7 @@ pub fn artifact(a: ArtifactArgs) -> Result<ExitCode> {
     if a.key.is_empty() || a.key.len() > 128 || a.key.contains('\0') {
         bail!("not a job or artifact key: {:?}", a.key);
     }
-    let found = runtime()?.block_on(async {
+    let found = super::farm::runtime()?.block_on(async {
         let pool = schema::connect(&a.db.database_url).await?;
         anyhow::Ok(schema::export::artifact(&pool, &a.key, a.tag.as_deref()).await?)
     })?;

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use jobs::JobKind;
 use schema::bulk::{Acted, BulkError, Selection};
 use schema::detail::Found;
@@ -141,17 +141,13 @@ pub struct JobArgs {
     pub db: Database,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")
-}
-
 /// Runs `f` on a connection to the database and prints what it renders.
 fn print_with<F, Fut>(db: &Database, f: F) -> Result<ExitCode>
 where
     F: FnOnce(PgPool) -> Fut,
     Fut: std::future::Future<Output = Result<String>>,
 {
-    let text = runtime()?.block_on(async {
+    let text = super::farm::runtime()?.block_on(async {
         let pool = schema::connect(&db.database_url).await?;
         f(pool).await
     })?;
@@ -247,7 +243,7 @@ pub async fn render_list(pool: &PgPool, name: Option<&str>, json: bool) -> Resul
 pub fn status(a: StatusArgs) -> Result<ExitCode> {
     use std::io::{IsTerminal, Write};
     let live = !a.json && !a.once && std::io::stdout().is_terminal();
-    runtime()?.block_on(async {
+    super::farm::runtime()?.block_on(async {
         let pool = schema::connect(&a.db.database_url).await?;
         let id = resolve(&pool, &a.experiment.experiment).await?;
         let deadline = a.timeout.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s));

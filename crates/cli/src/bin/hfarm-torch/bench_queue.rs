@@ -30,7 +30,7 @@ fn redis_benchmark_rate() -> Option<(f64, f64)> {
 }
 
 pub fn run(n: u64, slots: usize, json: bool) -> Result<ExitCode> {
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let rt = hfarm_cli::commands::farm::runtime()?;
     let redis_url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
     let summary = rt.block_on(async {
         // A throwaway database (dropped with `db`) and a private key prefix.

@@ -38,8 +38,7 @@ pub fn run(grid: &std::path::Path, noop_jobs: u64, slots: usize, json: bool) -> 
     let file = grid.display().to_string();
     let text = std::fs::read_to_string(grid).with_context(|| format!("cannot read {file}"))?;
     let redis_url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let summary = rt.block_on(async {
+    let summary = hfarm_cli::commands::farm::runtime()?.block_on(async {
         let db = schema::testing::TestDatabase::try_create("hfarm_bench_scale").await?;
         let pool = db.pool.clone();
         let queue = queue::Queue::connect(&redis_url, &db.name).await.context("connecting to Redis")?;
@@ -87,7 +86,8 @@ pub fn run(grid: &std::path::Path, noop_jobs: u64, slots: usize, json: bool) -> 
 
         let before = Cpu::now();
         tokio::time::sleep(IDLE_WINDOW).await;
-        let idle = Cpu::now().since(&before);
+        let after = Cpu::now();
+        let window_s = after.at.duration_since(before.at).as_secs_f64();
 
         // The fleet: the grid's own jobs cancelled so the slots take only
         // no-op jobs, which go through claim, heartbeat and completion as
@@ -140,10 +140,10 @@ pub fn run(grid: &std::path::Path, noop_jobs: u64, slots: usize, json: bool) -> 
             "submit_s": submit_s, "resubmit_s": resubmit_s,
             "api_idle_ms": idle_calls,
             "scheduler_idle": {
-                "window_s": idle.wall_s,
-                "hfarm_core_share": idle.own_s / idle.wall_s,
-                "postgres_core_share": idle.postgres_s / idle.wall_s,
-                "postgres_processes": idle.postgres_processes,
+                "window_s": window_s,
+                "hfarm_core_share": (after.own_s - before.own_s) / window_s,
+                "postgres_core_share": (after.postgres_s - before.postgres_s) / window_s,
+                "postgres_processes": after.postgres_processes,
             },
             "fleet": {"slots": slots, "worker_processes": split(slots, SLOTS_PER_WORKER).len(), "noop_jobs": noop_jobs, "seconds": fleet_s, "jobs_per_s": noop_jobs as f64 / fleet_s},
             "api_under_fleet_ms": busy_calls,
@@ -214,13 +214,6 @@ struct Cpu {
     postgres_processes: usize,
 }
 
-struct CpuDelta {
-    wall_s: f64,
-    own_s: f64,
-    postgres_s: f64,
-    postgres_processes: usize,
-}
-
 impl Cpu {
     fn now() -> Cpu {
         let (postgres_s, postgres_processes) = postgres_cpu_s();
@@ -229,15 +222,6 @@ impl Cpu {
             own_s: hfarm_cli::commands::bench::process_cpu_time(),
             postgres_s,
             postgres_processes,
-        }
-    }
-
-    fn since(&self, before: &Cpu) -> CpuDelta {
-        CpuDelta {
-            wall_s: self.at.duration_since(before.at).as_secs_f64(),
-            own_s: self.own_s - before.own_s,
-            postgres_s: self.postgres_s - before.postgres_s,
-            postgres_processes: self.postgres_processes,
         }
     }
 }
